@@ -1,0 +1,248 @@
+"""Game records (RULES.md §8.3): a PGN-like text of tags, numbered turns and the result."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .core import BLACK, WHITE
+from .errors import EngineError
+from .game import ENGINE_TERMINATIONS, RESULTS, TERMINATIONS, Game, Outcome
+
+_TAG_RE = re.compile(r'^\[([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\]$')
+_TOKEN_RE = re.compile(r"\{[^}]*\}|[^\s{}]+|[{}]")
+_MOVE_NO_RE = re.compile(r"^(\d+)(\.|\.\.\.)$")
+_CARD_RE = re.compile(r"^\d:\d$")
+_CLOCK_RE = re.compile(r"^clk\s+(\d+:\d{2}:\d{2})$")
+
+
+@dataclass
+class Record:
+    """A parsed and validated record. ``game`` holds the turns with clocks and comments."""
+
+    tags: list[tuple[str, str]]
+    game: Game
+    comments_before: list[str] = field(default_factory=list)
+
+    def tag(self, name: str) -> str | None:
+        for key, value in self.tags:
+            if key == name:
+                return value
+        return None
+
+    @property
+    def result(self) -> str:
+        return self.game.result
+
+    @property
+    def termination(self) -> str | None:
+        return self.game.termination
+
+
+def _unescape(value: str) -> str:
+    return re.sub(r"\\(.)", r"\1", value)
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _parse_tags(lines: list[str]) -> tuple[list[tuple[str, str]], int]:
+    tags: list[tuple[str, str]] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i].strip()
+        if not line:
+            i += 1
+            continue
+        if not line.startswith("["):
+            break
+        m = _TAG_RE.match(line)
+        if not m:
+            raise EngineError("record_tags", detail=f"cannot read tag line {line!r}", ply=0)
+        name = m.group(1)
+        if any(name == k for k, _ in tags):
+            raise EngineError("record_tags", detail=f"tag {name} is given twice", ply=0)
+        tags.append((name, _unescape(m.group(2))))
+        i += 1
+    return tags, i
+
+
+def parse_record(text: str) -> Record:
+    """Read and validate a record. Raise EngineError whose ``ply`` is the first offending
+    turn (0 for the tag section), as §8.3 says."""
+    lines = text.splitlines()
+    tags, body_start = _parse_tags(lines)
+    tag = dict(tags)
+    result_tag = tag.get("Result")
+    termination_tag = tag.get("Termination")
+    if result_tag is None:
+        raise EngineError("record_tags", detail="the Result tag is missing", ply=0)
+    if result_tag not in RESULTS:
+        raise EngineError(
+            "record_tags", detail=f"Result {result_tag!r} is not one of 1-0, 0-1, 1/2-1/2, *", ply=0
+        )
+    if termination_tag is not None and termination_tag not in TERMINATIONS:
+        raise EngineError(
+            "record_tags",
+            detail=f"Termination {termination_tag!r} is not one of {', '.join(TERMINATIONS)}",
+            ply=0,
+        )
+
+    body = "\n".join(lines[body_start:])
+    game = Game()
+    record = Record(tags=tags, game=game)
+    final_token: str | None = None
+    pending: list[str] | None = None  # tokens of the turn being read
+    pending_comments: list[str] = []
+
+    def flush() -> None:
+        nonlocal pending, pending_comments
+        if pending is None:
+            return
+        turn = game.play(" ".join(pending))
+        for comment in pending_comments:
+            m = _CLOCK_RE.match(comment)
+            if m and turn.clock is None:
+                turn.clock = m.group(1)
+            else:
+                turn.comments.append(comment)
+        pending, pending_comments = None, []
+
+    for token in _TOKEN_RE.findall(body):
+        next_ply = game.ply + 1 + (1 if pending is not None else 0)
+        if final_token is not None:
+            raise EngineError("record_movetext", detail=f"{token!r} after the result", ply=next_ply)
+        if token.startswith("{"):
+            if not token.endswith("}"):
+                raise EngineError("record_movetext", detail="unclosed comment", ply=next_ply)
+            comment = token[1:-1].strip()
+            if pending is not None:
+                pending_comments.append(comment)
+            elif game.turns:
+                record.game.turns[-1].comments.append(comment)
+            else:
+                record.comments_before.append(comment)
+            continue
+        if token in RESULTS:
+            flush()
+            final_token = token
+            continue
+        m = _MOVE_NO_RE.match(token)
+        if m:
+            flush()
+            number, dots = int(m.group(1)), m.group(2)
+            ply = game.ply + 1
+            expected = (ply + 1) // 2
+            side_ok = (ply % 2 == 1) if dots == "." else (ply % 2 == 0)
+            if number != expected or not side_ok:
+                want = f"{expected}." if ply % 2 == 1 else f"{expected}..."
+                raise EngineError(
+                    "record_movetext", detail=f"move number {token} where {want} was due", ply=ply
+                )
+            continue
+        if _CARD_RE.match(token):
+            flush()
+            pending = [token]
+            continue
+        if pending is None:
+            raise EngineError(
+                "record_movetext",
+                detail=f"{token!r} is not a card, a step or a result",
+                ply=game.ply + 1,
+            )
+        pending.append(token)
+    flush()
+
+    last = game.ply
+    check_result(game, result_tag, termination_tag, last)
+    if final_token is not None and final_token != result_tag:
+        raise EngineError(
+            "record_result",
+            detail=f"the moves end with {final_token} but the Result tag says {result_tag}",
+            ply=last,
+        )
+    return record
+
+
+def check_result(game: Game, result: str, termination: str | None, last: int) -> None:
+    """Check Result and Termination against the moves (ply of the error: ``last``)."""
+
+    def fail(detail: str) -> EngineError:
+        return EngineError("record_result", detail=detail, ply=last)
+
+    decided = game.outcome
+    if decided is not None:
+        if termination is not None and termination != decided.termination:
+            raise fail(
+                f"the moves end the game by {decided.termination} ({decided.result}), "
+                f"not by {termination}"
+            )
+        if result != decided.result:
+            raise fail(
+                f"the moves end the game by {decided.termination} with {decided.result}, "
+                f"but the Result is {result}"
+            )
+        return
+    if result == "*":
+        if termination is not None:
+            raise fail("a record with result * has no Termination")
+        return
+    if termination is None:
+        raise fail(f"the moves do not decide the game, so Result {result} needs a Termination")
+    if termination in ENGINE_TERMINATIONS:
+        raise fail(f"the moves do not end the game by {termination}")
+    side = None
+    if termination in ("resign", "forfeit") and result in ("1-0", "0-1"):
+        side = BLACK if result == "1-0" else WHITE  # the losing side
+    try:
+        outcome: Outcome = game.terminate(termination, side)
+    except EngineError as exc:
+        raise fail(exc.detail) from None
+    if outcome.result != result:
+        raise fail(
+            f"{termination} at this point gives {outcome.result}, but the Result is {result}"
+        )
+
+
+def write_record(record: Record) -> str:
+    """The canonical text of a record: tags, one line per numbered entry, the result."""
+    return format_record(record.tags, record.game, record.comments_before)
+
+
+def format_record(
+    tags: list[tuple[str, str]], game: Game, comments_before: list[str] | None = None
+) -> str:
+    """Write a game with its tags; Result and Termination tags follow the game."""
+    out_tags = [(k, v) for k, v in tags if k not in ("Result", "Termination")]
+    out_tags.append(("Result", game.result))
+    if game.termination is not None:
+        out_tags.append(("Termination", game.termination))
+    # Keep the original tag order where Result/Termination were given.
+    names = [k for k, _ in tags]
+    if "Result" in names:
+        order = {k: i for i, k in enumerate(names)}
+        big = len(names)
+        if "Termination" not in order:
+            order["Termination"] = order["Result"] + 0.5  # type: ignore[assignment]
+        out_tags.sort(key=lambda kv: order.get(kv[0], big))
+    lines = [f'[{k} "{_escape(v)}"]' for k, v in out_tags]
+    lines.append("")
+    if comments_before:
+        lines.append(" ".join("{" + c + "}" for c in comments_before))
+    entry: list[str] = []
+    for turn in game.turns:
+        if turn.ply % 2 == 1:
+            if entry:
+                lines.append(" ".join(entry))
+            entry = [f"{(turn.ply + 1) // 2}."]
+        elif not entry:
+            entry = [f"{turn.ply // 2}..."]
+        entry.append(turn.text)
+        if turn.clock:
+            entry.append("{clk " + turn.clock + "}")
+        entry.extend("{" + c + "}" for c in turn.comments)
+    if entry:
+        lines.append(" ".join(entry))
+    lines.append(game.result)
+    return "\n".join(lines) + "\n"
