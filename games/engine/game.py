@@ -33,7 +33,7 @@ class Outcome:
 
     @property
     def winner(self) -> SideName | None:
-        return {"1-0": WHITE, "0-1": BLACK}.get(self.result)  # type: ignore[return-value]
+        return WHITE if self.result == "1-0" else BLACK if self.result == "0-1" else None
 
 
 @dataclass(slots=True)

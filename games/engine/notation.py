@@ -175,14 +175,13 @@ def resolve_turn(state: State, written: WrittenTurn) -> Play:
         raise EngineError(
             "no_route", text=" ".join(g_text(g) for g in written.groups), reasons=reasons
         )
-    boards = {after(state, r).to_json().__repr__() for r in results}
+    boards = {(b.white, b.black) for b in (after(state, r) for r in results)}
     if len(boards) > 1:
         names = "; ".join(" ".join(s.text for s in r) for r in results)
         raise EngineError(
             "ambiguous", text=" ".join(g_text(g) for g in written.groups), routes=names
         )
-    steps = results[0]
-    raw: tuple[object, ...] = tuple(x for s in steps for x in s)
+    raw: tuple[object, ...] = tuple(x for step in results[0] for x in step)
     return Play(state, written.card, raw)
 
 
