@@ -1,0 +1,124 @@
+"""Demo data for a first look: ``python manage.py seed_demo`` (idempotent).
+
+A tournament open for registration, two master-class sessions (one of them full), a few
+registrations, and an organiser account (see README.md for its credentials).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, time, timedelta
+
+from django.contrib.auth.models import Group, Permission, User
+from django.core.management.base import BaseCommand
+from django.db import transaction
+from django.utils import timezone
+
+from championship.models import Tournament
+from registrations.models import Experience, MasterClassSession, MasterClassSignup, Registration
+
+ORGANISER_USERNAME = "organiser"
+ORGANISER_PASSWORD = "nardy-organiser-2027"
+ORGANISER_PERMISSIONS = [
+    ("championship", "tournament"),
+    ("registrations", "registration"),
+    ("registrations", "masterclasssession"),
+    ("registrations", "masterclasssignup"),
+]
+
+PLAYERS = [
+    ("Анна Иванова", "anna.ivanova@example.org", "+14165550101", "Toronto", Experience.EXPERIENCED, "ru"),
+    ("Павел Петров", "pavel.petrov@example.org", "+14165550102", "Mississauga", Experience.CLUB, "ru"),
+    ("Olga Smirnova", "olga.smirnova@example.org", "+16475550103", "North York", Experience.BEGINNER, "en"),
+    ("Dmitri Volkov", "dmitri.volkov@example.org", "+14375550104", "Toronto", Experience.EXPERIENCED, "en"),
+    ("Мария Кузнецова", "maria.k@example.org", "+19055550105", "Richmond Hill", Experience.NEWCOMER, "ru"),
+    ("Sam Patel", "sam.patel@example.org", "+14165550106", "Toronto", Experience.NEWCOMER, "en"),
+]
+
+
+def organisers_group() -> Group:
+    group, _ = Group.objects.get_or_create(name="Organisers")
+    perms = Permission.objects.filter(
+        content_type__app_label__in={a for a, _ in ORGANISER_PERMISSIONS},
+        content_type__model__in={m for _, m in ORGANISER_PERMISSIONS},
+    )
+    group.permissions.set(perms)
+    return group
+
+
+class Command(BaseCommand):
+    help = "Create demo data: a tournament, master-class sessions and an organiser account."
+
+    @transaction.atomic
+    def handle(self, *args: object, **options: object) -> None:
+        today = timezone.localdate()
+        start = today + timedelta(days=30)
+        tournament, _ = Tournament.objects.update_or_create(
+            slug="toronto-2027",
+            defaults={
+                "name": "Toronto Modern Nardy Championship",
+                "venue": "Toronto, North York Civic Centre",
+                "starts_on": start,
+                "ends_on": start + timedelta(days=1),
+                "entry_cap": 64,
+                "registration_open": True,
+                "description": (
+                    "The first city championship of Modern Nardy: cards instead of dice, "
+                    "so the stronger player wins. 30 + 30 minutes per side."
+                ),
+            },
+        )
+        tz = timezone.get_current_timezone()
+        sessions = [
+            ("Master class for newcomers (Russian)", "ru", 12, start - timedelta(days=7)),
+            ("Master class for newcomers (English)", "en", 2, start - timedelta(days=6)),
+        ]
+        made = []
+        for title, lang, seats, day in sessions:
+            session, _ = MasterClassSession.objects.update_or_create(
+                tournament=tournament,
+                title=title,
+                defaults={
+                    "starts_at": timezone.make_aware(datetime.combine(day, time(18, 30)), tz),
+                    "place": "North York Central Library, room 2",
+                    "language": lang,
+                    "seats": seats,
+                },
+            )
+            made.append(session)
+        now = timezone.now()
+        for i, (name, email, phone, club, exp, lang) in enumerate(PLAYERS):
+            Registration.objects.get_or_create(
+                tournament=tournament,
+                email=email,
+                defaults={
+                    "name": name,
+                    "phone": phone,
+                    "club": club,
+                    "experience": exp,
+                    "language": lang,
+                    "consent_at": now,
+                    "email_confirmed_at": now if i < 4 else None,
+                    "created_at": now - timedelta(hours=len(PLAYERS) - i),
+                },
+            )
+        # The English session is full: two seats, two booked.
+        full = made[1]
+        for name, email in (("Sam Patel", "sam.patel@example.org"), ("Lee Chen", "lee.chen@example.org")):
+            MasterClassSignup.objects.get_or_create(
+                session=full,
+                email=email,
+                defaults={"name": name, "language": "en", "consent_at": now},
+            )
+        user, created = User.objects.get_or_create(
+            username=ORGANISER_USERNAME, defaults={"is_staff": True, "email": "organiser@example.org"}
+        )
+        if created:
+            user.set_password(ORGANISER_PASSWORD)
+            user.save()
+        user.groups.add(organisers_group())
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Demo data ready: {tournament.name} at /tournaments/{tournament.slug}/, "
+                f"organiser login {ORGANISER_USERNAME} / {ORGANISER_PASSWORD}"
+            )
+        )

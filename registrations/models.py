@@ -1,0 +1,155 @@
+"""Player registrations and master-class sign-ups."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Count, Q
+from django.db.models.functions import Lower
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from phonenumber_field.modelfields import PhoneNumberField
+
+from championship.models import Tournament
+
+LANGUAGE_CHOICES = settings.LANGUAGES
+
+
+class Experience(models.TextChoices):
+    NEWCOMER = "newcomer", _("Newcomer: I have never played Modern Nardy")
+    BEGINNER = "beginner", _("Beginner: I have played a few games")
+    CLUB = "club", _("Club player: I play regularly")
+    EXPERIENCED = "experienced", _("Experienced: I have played in tournaments")
+
+
+class Registration(models.Model):
+    class Status(models.TextChoices):
+        ENTERED = "entered", _("entered")
+        WAITLISTED = "waitlisted", _("on the waiting list")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="registrations", verbose_name=_("tournament")
+    )
+    name = models.CharField(_("full name"), max_length=150)
+    email = models.EmailField(_("e-mail"))
+    phone = PhoneNumberField(_("phone"))
+    club = models.CharField(_("club or city"), max_length=150, blank=True)
+    experience = models.CharField(_("experience"), max_length=20, choices=Experience.choices)
+    language = models.CharField(_("preferred language"), max_length=8, choices=LANGUAGE_CHOICES)
+    consent_at = models.DateTimeField(_("privacy consent given at"))
+    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.ENTERED)
+    email_confirmed_at = models.DateTimeField(_("e-mail confirmed at"), null=True, blank=True)
+    created_at = models.DateTimeField(_("registered at"), default=timezone.now)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
+        constraints = [
+            models.UniqueConstraint(
+                "tournament", Lower("email"), name="registration_unique_email_per_tournament"
+            )
+        ]
+        indexes = [models.Index(fields=["tournament", "status", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.tournament})"
+
+    @property
+    def is_confirmed(self) -> bool:
+        return self.email_confirmed_at is not None
+
+
+class MasterClassQuerySet(models.QuerySet["MasterClassSession"]):
+    def upcoming(self, now: datetime | None = None) -> MasterClassQuerySet:
+        return self.filter(starts_at__gte=now or timezone.now()).order_by("starts_at")
+
+    def with_counts(self) -> MasterClassQuerySet:
+        return self.annotate(
+            booked_count=Count("signups", filter=Q(signups__status=MasterClassSignup.Status.BOOKED)),
+            waitlisted_count=Count(
+                "signups", filter=Q(signups__status=MasterClassSignup.Status.WAITLISTED)
+            ),
+        )
+
+
+class MasterClassSession(models.Model):
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.PROTECT,
+        related_name="masterclass_sessions",
+        null=True,
+        blank=True,
+        verbose_name=_("tournament"),
+    )
+    title = models.CharField(_("title"), max_length=200)
+    starts_at = models.DateTimeField(_("starts at"))
+    duration_minutes = models.PositiveIntegerField(_("duration (minutes)"), default=90)
+    place = models.CharField(_("place"), max_length=300)
+    language = models.CharField(_("language"), max_length=8, choices=LANGUAGE_CHOICES)
+    seats = models.PositiveIntegerField(_("seats"))
+
+    objects = MasterClassQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["starts_at"]
+        verbose_name = _("master-class session")
+        verbose_name_plural = _("master-class sessions")
+
+    def __str__(self) -> str:
+        local = timezone.localtime(self.starts_at)
+        return f"{self.title}, {local:%Y-%m-%d %H:%M}"
+
+    @property
+    def seats_left(self) -> int:
+        booked = getattr(self, "booked_count", None)
+        if booked is None:
+            booked = self.signups.filter(status=MasterClassSignup.Status.BOOKED).count()
+        return max(0, self.seats - booked)
+
+    @property
+    def is_full(self) -> bool:
+        return self.seats_left == 0
+
+
+class MasterClassSignup(models.Model):
+    class Status(models.TextChoices):
+        BOOKED = "booked", _("booked")
+        WAITLISTED = "waitlisted", _("on the waiting list")
+        CANCELLED = "cancelled", _("cancelled")
+
+    session = models.ForeignKey(
+        MasterClassSession, on_delete=models.PROTECT, related_name="signups", verbose_name=_("session")
+    )
+    registration = models.ForeignKey(
+        Registration,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="masterclass_signups",
+        verbose_name=_("tournament registration"),
+    )
+    name = models.CharField(_("full name"), max_length=150)
+    email = models.EmailField(_("e-mail"))
+    phone = PhoneNumberField(_("phone"), blank=True)
+    language = models.CharField(_("preferred language"), max_length=8, choices=LANGUAGE_CHOICES)
+    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.BOOKED)
+    consent_at = models.DateTimeField(_("privacy consent given at"))
+    created_at = models.DateTimeField(_("signed up at"), default=timezone.now)
+    reminder_sent_at = models.DateTimeField(_("reminder sent at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        verbose_name = _("master-class sign-up")
+        verbose_name_plural = _("master-class sign-ups")
+        constraints = [
+            models.UniqueConstraint("session", Lower("email"), name="signup_unique_email_per_session")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} – {self.session}"
