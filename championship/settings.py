@@ -56,7 +56,9 @@ if not DEBUG and not ALLOWED_HOSTS:
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
 # Base address used in e-mails (signed links). Falls back to the request's host.
-SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+SITE_URL = os.environ.get("SITE_URL", f"http://127.0.0.1:{os.environ.get('PORT', '8000')}").rstrip(
+    "/"
+)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -86,6 +88,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_ratelimit.middleware.RatelimitMiddleware",
 ]
 
 ROOT_URLCONF = "championship.urls"
@@ -156,7 +159,9 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 # --- E-mail -----------------------------------------------------------------------------------
-DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Modern Nardy Toronto <noreply@nardy.local>")
+DEFAULT_FROM_EMAIL = os.environ.get(
+    "DEFAULT_FROM_EMAIL", "Modern Nardy Toronto <noreply@nardy.local>"
+)
 EMAIL_URL = os.environ.get("EMAIL_URL", "")
 if EMAIL_URL:
     _email = urlsplit(EMAIL_URL)

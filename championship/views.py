@@ -16,20 +16,28 @@ def home(request: HttpRequest) -> HttpResponse:
     today = timezone.localdate()
     tournaments = Tournament.objects.filter(ends_on__gte=today).order_by("starts_on")
     sessions = MasterClassSession.objects.upcoming().with_counts()[:6]
-    return render(request, "championship/home.html", {"tournaments": tournaments, "sessions": sessions})
+    return render(
+        request, "championship/home.html", {"tournaments": tournaments, "sessions": sessions}
+    )
 
 
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(
         Tournament.objects.annotate(
-            entered_count=Count("registrations", filter=Q(registrations__status=Registration.Status.ENTERED)),
-            waitlisted_count=Count("registrations", filter=Q(registrations__status=Registration.Status.WAITLISTED)),
+            entered_count=Count(
+                "registrations", filter=Q(registrations__status=Registration.Status.ENTERED)
+            ),
+            waitlisted_count=Count(
+                "registrations", filter=Q(registrations__status=Registration.Status.WAITLISTED)
+            ),
         ),
         slug=slug,
     )
     # Public list: names and clubs only, never e-mail or phone.
     entrants = (
-        tournament.registrations.filter(status=Registration.Status.ENTERED, email_confirmed_at__isnull=False)
+        tournament.registrations.filter(
+            status=Registration.Status.ENTERED, email_confirmed_at__isnull=False
+        )
         .order_by("name")
         .values("name", "club")
     )

@@ -5,7 +5,16 @@ from .models import MasterClassSession, MasterClassSignup, Registration
 
 @admin.register(Registration)
 class RegistrationAdmin(admin.ModelAdmin):
-    list_display = ["name", "tournament", "email", "phone", "experience", "status", "email_confirmed_at", "created_at"]
+    list_display = [
+        "name",
+        "tournament",
+        "email",
+        "phone",
+        "experience",
+        "status",
+        "email_confirmed_at",
+        "created_at",
+    ]
     list_filter = ["tournament", "status", "experience", "language"]
     search_fields = ["name", "email", "club"]
     readonly_fields = ["consent_at", "created_at", "updated_at"]

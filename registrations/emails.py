@@ -45,7 +45,9 @@ def signup_links(signup: MasterClassSignup) -> dict[str, str]:
     }
 
 
-def _send(to: str, language: str, template: str, context: dict[str, object], subject: object) -> None:
+def _send(
+    to: str, language: str, template: str, context: dict[str, object], subject: object
+) -> None:
     with translation.override(language):
         body = render_to_string(f"registrations/email/{template}.txt", context)
         message = EmailMultiAlternatives(
@@ -68,9 +70,7 @@ SUBJECTS = {
 def send(kind: str, object_id: int) -> bool:
     """Send one e-mail; False if the object no longer exists (nothing to do)."""
     if kind.startswith("registration_"):
-        reg = (
-            Registration.objects.select_related("tournament").filter(pk=object_id).first()
-        )
+        reg = Registration.objects.select_related("tournament").filter(pk=object_id).first()
         if reg is None:
             return False
         context = {"registration": reg, "tournament": reg.tournament, **registration_links(reg)}

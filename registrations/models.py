@@ -31,7 +31,10 @@ class Registration(models.Model):
         WITHDRAWN = "withdrawn", _("withdrawn")
 
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.PROTECT, related_name="registrations", verbose_name=_("tournament")
+        Tournament,
+        on_delete=models.PROTECT,
+        related_name="registrations",
+        verbose_name=_("tournament"),
     )
     name = models.CharField(_("full name"), max_length=150)
     email = models.EmailField(_("e-mail"))
@@ -40,7 +43,9 @@ class Registration(models.Model):
     experience = models.CharField(_("experience"), max_length=20, choices=Experience.choices)
     language = models.CharField(_("preferred language"), max_length=8, choices=LANGUAGE_CHOICES)
     consent_at = models.DateTimeField(_("privacy consent given at"))
-    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.ENTERED)
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.ENTERED
+    )
     email_confirmed_at = models.DateTimeField(_("e-mail confirmed at"), null=True, blank=True)
     created_at = models.DateTimeField(_("registered at"), default=timezone.now)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
@@ -71,7 +76,9 @@ class MasterClassQuerySet(models.QuerySet["MasterClassSession"]):
 
     def with_counts(self) -> MasterClassQuerySet:
         return self.annotate(
-            booked_count=Count("signups", filter=Q(signups__status=MasterClassSignup.Status.BOOKED)),
+            booked_count=Count(
+                "signups", filter=Q(signups__status=MasterClassSignup.Status.BOOKED)
+            ),
             waitlisted_count=Count(
                 "signups", filter=Q(signups__status=MasterClassSignup.Status.WAITLISTED)
             ),
@@ -124,7 +131,10 @@ class MasterClassSignup(models.Model):
         CANCELLED = "cancelled", _("cancelled")
 
     session = models.ForeignKey(
-        MasterClassSession, on_delete=models.PROTECT, related_name="signups", verbose_name=_("session")
+        MasterClassSession,
+        on_delete=models.PROTECT,
+        related_name="signups",
+        verbose_name=_("session"),
     )
     registration = models.ForeignKey(
         Registration,
@@ -138,7 +148,9 @@ class MasterClassSignup(models.Model):
     email = models.EmailField(_("e-mail"))
     phone = PhoneNumberField(_("phone"), blank=True)
     language = models.CharField(_("preferred language"), max_length=8, choices=LANGUAGE_CHOICES)
-    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.BOOKED)
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.BOOKED
+    )
     consent_at = models.DateTimeField(_("privacy consent given at"))
     created_at = models.DateTimeField(_("signed up at"), default=timezone.now)
     reminder_sent_at = models.DateTimeField(_("reminder sent at"), null=True, blank=True)
@@ -148,7 +160,9 @@ class MasterClassSignup(models.Model):
         verbose_name = _("master-class sign-up")
         verbose_name_plural = _("master-class sign-ups")
         constraints = [
-            models.UniqueConstraint("session", Lower("email"), name="signup_unique_email_per_session")
+            models.UniqueConstraint(
+                "session", Lower("email"), name="signup_unique_email_per_session"
+            )
         ]
 
     def __str__(self) -> str:

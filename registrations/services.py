@@ -92,9 +92,9 @@ def _status_for_new_entry(locked: Tournament) -> str:
 
 def registration_confirm_email(*, registration: Registration, now: datetime | None = None) -> bool:
     """Mark the address confirmed; False if it already was."""
-    updated = Registration.objects.filter(pk=registration.pk, email_confirmed_at__isnull=True).update(
-        email_confirmed_at=now or timezone.now()
-    )
+    updated = Registration.objects.filter(
+        pk=registration.pk, email_confirmed_at__isnull=True
+    ).update(email_confirmed_at=now or timezone.now())
     registration.refresh_from_db()
     return bool(updated)
 
@@ -108,11 +108,15 @@ def registration_update(
     registration.experience = experience
     registration.language = language
     registration.full_clean()
-    registration.save(update_fields=["name", "phone", "club", "experience", "language", "updated_at"])
+    registration.save(
+        update_fields=["name", "phone", "club", "experience", "language", "updated_at"]
+    )
     return registration
 
 
-def registration_withdraw(*, registration: Registration, now: datetime | None = None) -> Registration:
+def registration_withdraw(
+    *, registration: Registration, now: datetime | None = None
+) -> Registration:
     """Withdraw; a freed seat goes to the first player on the waiting list (e-mailed)."""
     with transaction.atomic():
         locked = Tournament.objects.select_for_update().get(pk=registration.tournament_id)
@@ -182,7 +186,9 @@ def signup_create(
             session=locked, status=MasterClassSignup.Status.BOOKED
         ).count()
         status = (
-            MasterClassSignup.Status.BOOKED if booked < locked.seats else MasterClassSignup.Status.WAITLISTED
+            MasterClassSignup.Status.BOOKED
+            if booked < locked.seats
+            else MasterClassSignup.Status.WAITLISTED
         )
         signup = existing or MasterClassSignup(session=locked, email=email)
         signup.name = name
@@ -211,7 +217,9 @@ def signup_cancel(*, signup: MasterClassSignup) -> MasterClassSignup:
         locked.save(update_fields=["status"])
         if was_booked:
             nxt = (
-                MasterClassSignup.objects.filter(session=session, status=MasterClassSignup.Status.WAITLISTED)
+                MasterClassSignup.objects.filter(
+                    session=session, status=MasterClassSignup.Status.WAITLISTED
+                )
                 .order_by("created_at", "pk")
                 .first()
             )

@@ -12,8 +12,18 @@ class RegistrationTable(tables.Table):
 
     class Meta:
         model = Registration
-        fields = ("position", "name", "email", "phone", "club", "experience", "language", "status",
-                  "confirmed", "created_at")
+        fields = (
+            "position",
+            "name",
+            "email",
+            "phone",
+            "club",
+            "experience",
+            "language",
+            "status",
+            "confirmed",
+            "created_at",
+        )
         attrs = {"class": "table table-sm table-striped align-middle"}
         order_by = ("created_at",)
 

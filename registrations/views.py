@@ -170,9 +170,7 @@ def manage(request: HttpRequest, token: str) -> HttpResponse:
     signups = registration.masterclass_signups.select_related("session").exclude(
         status=MasterClassSignup.Status.CANCELLED
     )
-    signup_links = [
-        (s, tokens.make_token(tokens.SIGNUP, s.pk, s.email)) for s in signups
-    ]
+    signup_links = [(s, tokens.make_token(tokens.SIGNUP, s.pk, s.email)) for s in signups]
     return render(
         request,
         "registrations/manage.html",
@@ -294,5 +292,10 @@ def registration_list(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "registrations/registration_list.html",
-        {"tournament": tournament, "table": table, "status": status, "statuses": Registration.Status.choices},
+        {
+            "tournament": tournament,
+            "table": table,
+            "status": status,
+            "statuses": Registration.Status.choices,
+        },
     )

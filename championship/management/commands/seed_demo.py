@@ -26,11 +26,46 @@ ORGANISER_PERMISSIONS = [
 ]
 
 PLAYERS = [
-    ("Анна Иванова", "anna.ivanova@example.org", "+14165550101", "Toronto", Experience.EXPERIENCED, "ru"),
-    ("Павел Петров", "pavel.petrov@example.org", "+14165550102", "Mississauga", Experience.CLUB, "ru"),
-    ("Olga Smirnova", "olga.smirnova@example.org", "+16475550103", "North York", Experience.BEGINNER, "en"),
-    ("Dmitri Volkov", "dmitri.volkov@example.org", "+14375550104", "Toronto", Experience.EXPERIENCED, "en"),
-    ("Мария Кузнецова", "maria.k@example.org", "+19055550105", "Richmond Hill", Experience.NEWCOMER, "ru"),
+    (
+        "Анна Иванова",
+        "anna.ivanova@example.org",
+        "+14165550101",
+        "Toronto",
+        Experience.EXPERIENCED,
+        "ru",
+    ),
+    (
+        "Павел Петров",
+        "pavel.petrov@example.org",
+        "+14165550102",
+        "Mississauga",
+        Experience.CLUB,
+        "ru",
+    ),
+    (
+        "Olga Smirnova",
+        "olga.smirnova@example.org",
+        "+16475550103",
+        "North York",
+        Experience.BEGINNER,
+        "en",
+    ),
+    (
+        "Dmitri Volkov",
+        "dmitri.volkov@example.org",
+        "+14375550104",
+        "Toronto",
+        Experience.EXPERIENCED,
+        "en",
+    ),
+    (
+        "Мария Кузнецова",
+        "maria.k@example.org",
+        "+19055550105",
+        "Richmond Hill",
+        Experience.NEWCOMER,
+        "ru",
+    ),
     ("Sam Patel", "sam.patel@example.org", "+14165550106", "Toronto", Experience.NEWCOMER, "en"),
 ]
 
@@ -103,14 +138,18 @@ class Command(BaseCommand):
             )
         # The English session is full: two seats, two booked.
         full = made[1]
-        for name, email in (("Sam Patel", "sam.patel@example.org"), ("Lee Chen", "lee.chen@example.org")):
+        for name, email in (
+            ("Sam Patel", "sam.patel@example.org"),
+            ("Lee Chen", "lee.chen@example.org"),
+        ):
             MasterClassSignup.objects.get_or_create(
                 session=full,
                 email=email,
                 defaults={"name": name, "language": "en", "consent_at": now},
             )
         user, created = User.objects.get_or_create(
-            username=ORGANISER_USERNAME, defaults={"is_staff": True, "email": "organiser@example.org"}
+            username=ORGANISER_USERNAME,
+            defaults={"is_staff": True, "email": "organiser@example.org"},
         )
         if created:
             user.set_password(ORGANISER_PASSWORD)

@@ -1,0 +1,57 @@
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta
+
+import pytest
+from django.core.cache import cache
+from django.utils import timezone
+
+from championship.models import Tournament
+from registrations.models import MasterClassSession
+
+
+@pytest.fixture(autouse=True)
+def _isolation(settings):  # type: ignore[no-untyped-def]
+    """Each test starts with an empty cache and without rate limiting (one test turns it on)."""
+    settings.RATELIMIT_ENABLE = False
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def tournament(db) -> Tournament:  # type: ignore[no-untyped-def]
+    start = timezone.localdate() + timedelta(days=30)
+    return Tournament.objects.create(
+        name="Toronto Open",
+        slug="toronto-open",
+        venue="Toronto",
+        starts_on=start,
+        ends_on=start,
+        entry_cap=None,
+    )
+
+
+def make_session(
+    *, seats: int = 10, days: int = 7, language: str = "en", tournament=None
+) -> MasterClassSession:  # type: ignore[no-untyped-def]
+    day: date = timezone.localdate() + timedelta(days=days)
+    return MasterClassSession.objects.create(
+        title=f"Master class {language}",
+        starts_at=timezone.make_aware(datetime.combine(day, time(18, 30))),
+        place="Library",
+        language=language,
+        seats=seats,
+        tournament=tournament,
+    )
+
+
+@pytest.fixture(autouse=True)
+def _run_on_commit_at_once(request, monkeypatch):  # type: ignore[no-untyped-def]
+    """Tests run inside a transaction that is rolled back, so on_commit callbacks (queued
+    e-mails) would never fire; run them at once instead. Integration tests use real commits."""
+    if request.node.get_closest_marker("integration"):
+        return
+    from django.db import transaction
+
+    monkeypatch.setattr(transaction, "on_commit", lambda func, using=None, robust=False: func())

@@ -1,0 +1,122 @@
+"""Public pages, privacy, organiser pages, i18n."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import Permission, User
+from django.core.management import call_command
+from django.urls import reverse
+from django.utils import timezone
+
+from registrations.models import MasterClassSession, Registration
+
+pytestmark = pytest.mark.django_db
+
+
+def add_players(tournament, n):  # type: ignore[no-untyped-def]
+    now = timezone.now()
+    Registration.objects.bulk_create(
+        Registration(
+            tournament=tournament,
+            name=f"Игрок {i}",
+            email=f"p{i}@example.org",
+            phone=f"+1416555{i:04d}",
+            club="Toronto",
+            experience="club",
+            language="ru",
+            consent_at=now,
+            email_confirmed_at=now,
+        )
+        for i in range(n)
+    )
+
+
+def test_public_pages_never_show_email_or_phone(client, tournament):
+    add_players(tournament, 5)
+    for url in ("/", tournament.get_absolute_url(), reverse("registrations:masterclass_list")):
+        html = client.get(url).content.decode()
+        assert "@example.org" not in html
+        assert "+1416555" not in html and "(416) 555" not in html
+    html = client.get(tournament.get_absolute_url()).content.decode()
+    assert "Игрок 3" in html
+
+
+def test_public_tournament_page_query_count_does_not_grow(
+    client, tournament, django_assert_max_num_queries
+):
+    add_players(tournament, 3)
+    with django_assert_max_num_queries(6):
+        client.get(tournament.get_absolute_url())
+    add_players_more = [
+        Registration(
+            tournament=tournament,
+            name=f"X{i}",
+            email=f"x{i}@example.org",
+            phone="+14165550000",
+            experience="club",
+            language="en",
+            consent_at=timezone.now(),
+            email_confirmed_at=timezone.now(),
+        )
+        for i in range(60)
+    ]
+    Registration.objects.bulk_create(add_players_more)
+    with django_assert_max_num_queries(6):
+        client.get(tournament.get_absolute_url())
+
+
+def test_organiser_list_needs_permission_and_shows_contacts(
+    client, tournament, django_assert_max_num_queries
+):
+    add_players(tournament, 5)
+    url = reverse("registrations:list", args=[tournament.slug])
+    assert client.get(url).status_code == 302  # anonymous: to the login page
+    user = User.objects.create_user("helper", password="pw-helper-123")
+    client.force_login(user)
+    assert client.get(url).status_code == 403
+    user.user_permissions.add(Permission.objects.get(codename="view_registration"))
+    client.force_login(User.objects.get(pk=user.pk))
+    with django_assert_max_num_queries(10) as small:
+        response = client.get(url)
+    assert response.status_code == 200 and b"p3@example.org" in response.content
+    add_players_n = 40
+    Registration.objects.bulk_create(
+        Registration(
+            tournament=tournament,
+            name=f"Y{i}",
+            email=f"y{i}@example.org",
+            phone="+14165550000",
+            experience="club",
+            language="en",
+            consent_at=timezone.now(),
+        )
+        for i in range(add_players_n)
+    )
+    with django_assert_max_num_queries(len(small.captured_queries)):
+        client.get(url)
+
+
+def test_language_from_accept_language_and_switcher(client, tournament):
+    ru = client.get("/", HTTP_ACCEPT_LANGUAGE="ru")
+    assert "Турниры по Современным нардам" in ru.content.decode()
+    en = client.get("/", HTTP_ACCEPT_LANGUAGE="en")
+    assert "Modern Nardy tournaments" in en.content.decode()
+    client.post(reverse("set_language"), {"language": "ru", "next": "/"})
+    assert "Турниры" in client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+
+def test_security_headers(client):
+    response = client.get("/")
+    assert "default-src 'self'" in response["Content-Security-Policy"]
+    assert response["X-Frame-Options"] == "DENY"
+    assert response["X-Content-Type-Options"] == "nosniff"
+
+
+def test_seed_demo_is_idempotent_and_has_a_full_session():
+    call_command("seed_demo")
+    call_command("seed_demo")
+    sessions = list(MasterClassSession.objects.with_counts())
+    assert len(sessions) == 2
+    assert sum(s.is_full for s in sessions) == 1
+    assert User.objects.get(username="organiser").check_password("nardy-organiser-2027")
+    assert Registration.objects.count() == 6

@@ -1,0 +1,90 @@
+"""Settings from the environment: zero-config default, production refusals, check --deploy."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL", "EMAIL_URL"))
+    }
+    clean.update(env)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_zero_config_default_is_sqlite_locmem_and_inline_tasks() -> None:
+    code = (
+        "from django.conf import settings as s;"
+        "print(s.DATABASES['default']['ENGINE'], s.CACHES['default']['BACKEND'],"
+        " s.CELERY_TASK_ALWAYS_EAGER, s.EMAIL_BACKEND)"
+    )
+    out = run_manage("shell", "-v", "0", "-c", code).stdout.split()
+    assert out == [
+        "django.db.backends.sqlite3",
+        "django.core.cache.backends.locmem.LocMemCache",
+        "True",
+        "django.core.mail.backends.console.EmailBackend",
+    ]
+
+
+def test_environment_switches_to_postgresql_redis_and_smtp() -> None:
+    code = (
+        "from django.conf import settings as s;"
+        "print(s.DATABASES['default']['ENGINE'], s.CACHES['default']['BACKEND'],"
+        " s.CELERY_BROKER_URL, s.CELERY_TASK_ALWAYS_EAGER, s.EMAIL_BACKEND, s.EMAIL_HOST, s.EMAIL_PORT)"
+    )
+    out = run_manage(
+        "shell",
+        "-v",
+        "0",
+        "-c",
+        code,
+        DATABASE_URL="postgres://u@127.0.0.1:5432/x",
+        REDIS_URL="redis://127.0.0.1:6379/3",
+        EMAIL_URL="smtp://user:pw@mail.example.org:2525",
+    ).stdout.split()
+    assert out == [
+        "django.db.backends.postgresql",
+        "django.core.cache.backends.redis.RedisCache",
+        "redis://127.0.0.1:6379/3",
+        "False",
+        "django.core.mail.backends.smtp.EmailBackend",
+        "mail.example.org",
+        "2525",
+    ]
+
+
+def test_production_refuses_to_start_without_a_secret_key() -> None:
+    proc = run_manage("check", DJANGO_DEBUG="0", DJANGO_ALLOWED_HOSTS="nardy.example.org")
+    assert proc.returncode != 0
+    assert "DJANGO_SECRET_KEY must be set" in proc.stderr
+
+
+def test_check_deploy_is_clean_under_production_settings() -> None:
+    proc = run_manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY="x" * 20 + "a-long-random-production-secret-key-0123456789",
+        DJANGO_ALLOWED_HOSTS="nardy.example.org",
+        REDIS_URL="redis://127.0.0.1:6379/0",
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "no issues" in proc.stdout
