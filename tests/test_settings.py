@@ -46,7 +46,8 @@ def test_environment_switches_to_postgresql_redis_and_smtp() -> None:
     code = (
         "from django.conf import settings as s;"
         "print(s.DATABASES['default']['ENGINE'], s.CACHES['default']['BACKEND'],"
-        " s.CELERY_BROKER_URL, s.CELERY_TASK_ALWAYS_EAGER, s.EMAIL_BACKEND, s.EMAIL_HOST, s.EMAIL_PORT)"
+        " s.CELERY_BROKER_URL, s.CELERY_TASK_ALWAYS_EAGER,"
+        " s.EMAIL_BACKEND, s.EMAIL_HOST, s.EMAIL_PORT)"
     )
     out = run_manage(
         "shell",
