@@ -177,6 +177,10 @@ if EMAIL_URL:
         EMAIL_TIMEOUT = 10
     elif _email.scheme == "console":
         EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+    elif _email.scheme == "file":
+        # Each message as a file in a folder (used by the integration tests).
+        EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+        EMAIL_FILE_PATH = unquote(_email.path)
     elif _email.scheme == "memory":
         EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     else:

@@ -1,0 +1,94 @@
+"""Browser tests: Playwright drives Debian's chromium (never a downloaded browser).
+
+Without chromium the tests are skipped, and the run ends with a loud notice saying so."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+CHROMIUM = (
+    os.environ.get("CHROMIUM_PATH")
+    or shutil.which("chromium")
+    or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None)
+)
+# Playwright's sync API runs an event loop in this thread; the live server's database access
+# from the test thread is synchronous and safe here.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+SKIPPED: list[str] = []
+
+
+def pytest_collection_modifyitems(config, items):  # type: ignore[no-untyped-def]
+    for item in items:
+        if "tests/browser/" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if CHROMIUM is None:
+        SKIPPED.append("chromium not found")
+        pytest.skip(
+            "BROWSER TESTS SKIPPED: Debian's chromium is not installed (apt-get install chromium)"
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone_page(browser: Any) -> Iterator[Any]:
+    """A page the size of a phone, collecting console errors (CSP violations among them)."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, locale="en-CA"
+    )
+    # Record every Content-Security-Policy violation the page reports.
+    context.add_init_script(
+        "window.__csp = [];"
+        "document.addEventListener('securitypolicyviolation',"
+        " e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));"
+    )
+    page = context.new_page()
+    page.console_errors = []  # type: ignore[attr-defined]
+    page.on("console", lambda m: m.type == "error" and page.console_errors.append(m.text))
+    yield page
+    context.close()
+
+
+def csp_violations(page: Any) -> list[str]:
+    """Violations on the current page plus CSP errors logged on any page so far."""
+    seen = list(page.evaluate("window.__csp || []"))
+    return seen + [m for m in page.console_errors if "Content Security Policy" in m]
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):  # type: ignore[no-untyped-def]
+    if SKIPPED:
+        bar = "!" * 78
+        terminalreporter.write_line(bar, red=True, bold=True)
+        terminalreporter.write_line(
+            "!!! BROWSER TESTS WERE SKIPPED: Debian's chromium is missing. "
+            "Install it: apt-get install chromium",
+            red=True,
+            bold=True,
+        )
+        terminalreporter.write_line(bar, red=True, bold=True)

@@ -1,0 +1,29 @@
+"""Integration tests run by .ci/run against the real PostgreSQL and Redis, with a real Celery
+worker started by the script. They use the database named by DATABASE_URL as it is (already
+migrated by .ci/run), so that the worker sees the same rows; each test commits for real and
+the tables are flushed after it."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+REQUIRED = ("DATABASE_URL", "REDIS_URL", "EMAIL_URL")
+
+
+def pytest_collection_modifyitems(config, items):  # type: ignore[no-untyped-def]
+    for item in items:
+        if "tests/integration/" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.integration)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup():  # type: ignore[no-untyped-def]
+    missing = [name for name in REQUIRED if not os.environ.get(name)]
+    if missing:
+        pytest.fail(f"integration tests need {', '.join(missing)} (run them with .ci/integration)")
+    from django.conf import settings
+
+    assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    assert not settings.CELERY_TASK_ALWAYS_EAGER

@@ -1,0 +1,117 @@
+"""Parallel requests on PostgreSQL, a real Celery worker through Redis."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.core.cache import cache
+from django.db import connections
+from django.test import Client
+from django.urls import reverse
+
+from championship.models import Tournament
+from registrations.models import MasterClassSignup, Registration
+from tests.conftest import make_session
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+
+def in_parallel(n: int, work: Callable[[int], Any]) -> list[Any]:
+    """Run work(i) in n threads released at the same moment; each has its own connection."""
+    barrier = threading.Barrier(n)
+    results: list[Any] = [None] * n
+    errors: list[BaseException] = []
+
+    def run(i: int) -> None:
+        try:
+            barrier.wait()
+            results[i] = work(i)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not errors, errors
+    return results
+
+
+def form(email: str, **extra: str) -> dict[str, str]:
+    return {
+        "name": "Игрок",
+        "email": email,
+        "phone": "416 555 0123",
+        "club": "",
+        "experience": "club",
+        "language": "en",
+        "consent": "on",
+        "website": "",
+        **extra,
+    }
+
+
+@pytest.fixture
+def capped() -> Tournament:
+    return Tournament.objects.create(
+        name="Cap", slug="cap", starts_on="2027-03-14", ends_on="2027-03-14", entry_cap=5
+    )
+
+
+def test_parallel_registrations_never_exceed_the_cap(capped: Tournament) -> None:
+    url = reverse("registrations:register", args=[capped.slug])
+    codes = in_parallel(16, lambda i: Client().post(url, form(f"p{i}@example.org")).status_code)
+    assert codes == [302] * 16
+    assert Registration.objects.filter(tournament=capped, status="entered").count() == 5
+    assert Registration.objects.filter(tournament=capped, status="waitlisted").count() == 11
+
+
+def test_parallel_duplicates_make_one_row(capped: Tournament) -> None:
+    url = reverse("registrations:register", args=[capped.slug])
+    emails = ["same@example.org", "SAME@example.org", "Same@Example.org", "same@EXAMPLE.org"] * 2
+    codes = in_parallel(8, lambda i: Client().post(url, form(emails[i])).status_code)
+    assert codes == [302] * 8
+    assert Registration.objects.filter(tournament=capped).count() == 1
+
+
+def test_parallel_signups_for_the_last_seats() -> None:
+    session = make_session(seats=3)
+    url = reverse("registrations:signup", args=[session.pk])
+    data = {"name": "N", "phone": "", "language": "en", "consent": "on"}
+    in_parallel(
+        10, lambda i: Client().post(url, {**data, "email": f"s{i}@example.org"}).status_code
+    )
+    assert MasterClassSignup.objects.filter(session=session, status="booked").count() == 3
+    assert MasterClassSignup.objects.filter(session=session, status="waitlisted").count() == 7
+
+
+def test_a_real_worker_sends_the_confirmation_email(capped: Tournament) -> None:
+    mail_dir = Path(settings.EMAIL_FILE_PATH)
+    before = set(mail_dir.glob("*")) if mail_dir.exists() else set()
+    url = reverse("registrations:register", args=[capped.slug])
+    assert Client().post(url, form("worker@example.org", language="ru")).status_code == 302
+    deadline = time.monotonic() + 60
+    found = None
+    while time.monotonic() < deadline and found is None:
+        for path in set(mail_dir.glob("*")) - before if mail_dir.exists() else []:
+            text = path.read_text(encoding="utf-8", errors="replace")
+            if "worker@example.org" in text:
+                found = text
+        time.sleep(0.2)
+    assert found is not None, "the Celery worker did not send the e-mail within 60 s"
+    assert "/registration/confirm/" in found
+
+
+def test_redis_cache_round_trip() -> None:
+    assert "RedisCache" in settings.CACHES["default"]["BACKEND"]
+    cache.set("integration-probe", {"ok": 1}, 30)
+    assert cache.get("integration-probe") == {"ok": 1}
