@@ -9,12 +9,17 @@ point. No board is copied while enumerating; a play builds its board only when a
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import Any, NamedTuple
 
 from .core import BAR, BLACK, CHECKERS, GAME_PLIES, PHASE_PLIES, WHITE, Card, State, card_text
 
 _U: tuple[int, ...] = tuple(1 << (5 * p) for p in range(26))
 _HB: tuple[int, ...] = tuple(1 << (130 + p) for p in range(26))
+#: Indexed by the number of opposing checkers on a point: may a step land there? a hit?
+_OPEN_BY_COUNT: tuple[bool, ...] = (True, True) + (False,) * 14
+_BLOT_BY_COUNT: tuple[bool, ...] = (False, True) + (False,) * 14
+_POINTS_DOWN: tuple[int, ...] = tuple(range(24, 0, -1))
 
 
 class Step(NamedTuple):
@@ -43,9 +48,9 @@ class View:
         theirs = (0, *opp[24:0:-1])  # theirs[p] = opp[25 - p] for p in 1..24
         self.mine = mine
         self.theirs = theirs
-        self.opens = tuple([n < 2 for n in theirs])
-        self.blots = tuple([n == 1 for n in theirs])
-        self.sources = [p for p in range(24, 0, -1) if mine[p]]
+        self.opens = tuple(map(_OPEN_BY_COUNT.__getitem__, theirs))
+        self.blots = tuple(map(_BLOT_BY_COUNT.__getitem__, theirs))
+        self.sources = list(compress(_POINTS_DOWN, mine[24:0:-1]))
         self.home = mine[1] + mine[2] + mine[3] + mine[4] + mine[5] + mine[6]
         self.moves: list[list[tuple[int, int, int, bool]] | None] = [None] * 7
 
@@ -242,18 +247,28 @@ def _enumerate(state: State, card: Card, first_only: bool) -> dict[int, tuple[An
                         return seen
                 continue
             if full:
-                single_on_s1 = mine[s1] == 1
-                for s2, d2, k2, h2 in my:
-                    if s2 == s1 and single_on_s1:
-                        continue
-                    if d2 == d1 and h1:
-                        key, h2 = k1 + k2 - _HB[d1], False
-                    else:
-                        key = k1 + k2
-                    if key not in seen:
-                        seen[key] = (s1, d1, h1, s2, d2, h2)
-                        if first_only:
-                            return seen
+                # The second step may use any checker but the one just moved off a point it
+                # stood on alone (skip = s1 then); landing on d1 after hitting there is no hit.
+                skip = s1 if mine[s1] == 1 else 0
+                if h1:
+                    for s2, d2, k2, h2 in my:
+                        if s2 != skip:
+                            if d2 == d1:
+                                key, h2 = k1 + k2 - _HB[d1], False
+                            else:
+                                key = k1 + k2
+                            if key not in seen:
+                                seen[key] = (s1, d1, h1, s2, d2, h2)
+                                if first_only:
+                                    return seen
+                else:
+                    for s2, d2, k2, h2 in my:
+                        if s2 != skip:
+                            key = k1 + k2
+                            if key not in seen:
+                                seen[key] = (s1, d1, False, s2, d2, h2)
+                                if first_only:
+                                    return seen
                 if mine[d1]:
                     continue  # d1 already was a source: its steps are in `my`
             d2 = d1 - y
