@@ -150,7 +150,19 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "America/Toronto"
+# Publishing to a broker that is down fails fast; the e-mail stays pending in the database.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
+}
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5}
 CELERY_BEAT_SCHEDULE = {
+    "pending-emails": {
+        "task": "registrations.tasks.send_pending_emails",
+        "schedule": 60.0,
+    },
     "master-class-reminders": {
         "task": "registrations.tasks.send_masterclass_reminders",
         # Every evening: reminders for the sessions of the next day.

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import MasterClassSession, MasterClassSignup, Registration
+from .models import MasterClassSession, MasterClassSignup, OutboundEmail, Registration
 
 
 @admin.register(Registration)
@@ -39,3 +39,10 @@ class MasterClassSignupAdmin(admin.ModelAdmin):
     list_display = ["name", "session", "email", "status", "created_at", "reminder_sent_at"]
     list_filter = ["status", "session"]
     search_fields = ["name", "email"]
+
+
+@admin.register(OutboundEmail)
+class OutboundEmailAdmin(admin.ModelAdmin):
+    list_display = ["kind", "object_id", "status", "attempts", "created_at", "sent_at"]
+    list_filter = ["status", "kind"]
+    readonly_fields = ["kind", "object_id", "attempts", "last_error", "created_at", "sent_at"]

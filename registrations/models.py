@@ -38,7 +38,7 @@ class Registration(models.Model):
     )
     name = models.CharField(_("full name"), max_length=150)
     email = models.EmailField(_("e-mail"))
-    phone = PhoneNumberField(_("phone"))
+    phone = PhoneNumberField(_("phone"), blank=True)
     club = models.CharField(_("club or city"), max_length=150, blank=True)
     experience = models.CharField(_("experience"), max_length=20, choices=Experience.choices)
     language = models.CharField(_("preferred language"), max_length=8, choices=LANGUAGE_CHOICES)
@@ -50,6 +50,8 @@ class Registration(models.Model):
     created_at = models.DateTimeField(_("registered at"), default=timezone.now)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
     withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+    checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
+    anonymised_at = models.DateTimeField(_("anonymised at"), null=True, blank=True)
 
     class Meta:
         ordering = ["created_at", "pk"]
@@ -154,6 +156,7 @@ class MasterClassSignup(models.Model):
     consent_at = models.DateTimeField(_("privacy consent given at"))
     created_at = models.DateTimeField(_("signed up at"), default=timezone.now)
     reminder_sent_at = models.DateTimeField(_("reminder sent at"), null=True, blank=True)
+    anonymised_at = models.DateTimeField(_("anonymised at"), null=True, blank=True)
 
     class Meta:
         ordering = ["created_at", "pk"]
@@ -167,3 +170,33 @@ class MasterClassSignup(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} – {self.session}"
+
+
+class OutboundEmail(models.Model):
+    """An e-mail to send, written in the same transaction as what it is about, so it is never
+    lost: a task sends it after the commit, and a periodic task sends whatever is still pending
+    (for example because the broker was down)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        SENT = "sent", _("sent")
+        FAILED = "failed", _("failed")
+
+    kind = models.CharField(_("kind"), max_length=40)
+    object_id = models.PositiveBigIntegerField(_("object id"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    attempts = models.PositiveIntegerField(_("attempts"), default=0)
+    last_error = models.TextField(_("last error"), blank=True)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        verbose_name = _("outbound e-mail")
+        verbose_name_plural = _("outbound e-mails")
+        indexes = [models.Index(fields=["status", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.object_id} ({self.status})"

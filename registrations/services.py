@@ -5,25 +5,79 @@ database and a cap is never exceeded."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from championship.models import Tournament
 
-from .models import MasterClassSession, MasterClassSignup, Registration
+from . import emails
+from .models import MasterClassSession, MasterClassSignup, OutboundEmail, Registration
+
+log = logging.getLogger(__name__)
 
 
 class RegistrationClosed(Exception):
     """Registration for this tournament is closed (a user error)."""
 
 
-def _queue_email(kind: str, object_id: int) -> None:
+def _queue_email(kind: str, object_id: int) -> OutboundEmail:
+    """Record the e-mail in the current transaction; hand it to a worker after the commit.
+
+    If the broker cannot be reached then, the e-mail stays pending and the periodic task
+    ``send_pending_emails`` sends it later; the user's request succeeds either way."""
+    outbox = OutboundEmail.objects.create(kind=kind, object_id=object_id)
+    transaction.on_commit(lambda: _dispatch(outbox.pk))
+    return outbox
+
+
+def _dispatch(outbox_id: int) -> None:
     from .tasks import send_email_task
 
-    transaction.on_commit(lambda: send_email_task.delay(kind, object_id))
+    try:
+        send_email_task.delay(outbox_id)
+    except Exception:  # the broker is down: the periodic task will send it
+        log.warning("could not queue e-mail %s; it stays pending", outbox_id, exc_info=True)
+
+
+def outbox_send(*, outbox_id: int, now: datetime | None = None) -> bool:
+    """Send one pending e-mail exactly once; False if it is not pending (already sent, or
+    being sent by another worker right now)."""
+    with transaction.atomic():
+        row = (
+            OutboundEmail.objects.select_for_update(skip_locked=True)
+            .filter(pk=outbox_id, status=OutboundEmail.Status.PENDING)
+            .first()
+        )
+        if row is None:
+            return False
+        emails.send(row.kind, row.object_id)
+        row.status = OutboundEmail.Status.SENT
+        row.sent_at = now or timezone.now()
+        row.attempts += 1
+        row.save(update_fields=["status", "sent_at", "attempts"])
+    return True
+
+
+def outbox_record_failure(*, outbox_id: int, error: str, give_up: bool) -> None:
+    OutboundEmail.objects.filter(pk=outbox_id, status=OutboundEmail.Status.PENDING).update(
+        attempts=F("attempts") + 1,
+        last_error=error[:2000],
+        status=OutboundEmail.Status.FAILED if give_up else OutboundEmail.Status.PENDING,
+    )
+
+
+def outbox_pending(*, older_than: timedelta, now: datetime | None = None) -> list[int]:
+    cutoff = (now or timezone.now()) - older_than
+    return list(
+        OutboundEmail.objects.filter(
+            status=OutboundEmail.Status.PENDING, created_at__lte=cutoff
+        ).values_list("pk", flat=True)[:500]
+    )
 
 
 @dataclass(frozen=True)
@@ -244,8 +298,121 @@ def reminders_due(now: datetime | None = None) -> list[int]:
     )
     claimed = []
     for pk in ids:
-        if MasterClassSignup.objects.filter(pk=pk, reminder_sent_at__isnull=True).update(
-            reminder_sent_at=now
-        ):
-            claimed.append(pk)
+        with transaction.atomic():
+            if MasterClassSignup.objects.filter(pk=pk, reminder_sent_at__isnull=True).update(
+                reminder_sent_at=now
+            ):
+                _queue_email("signup_reminder", pk)
+                claimed.append(pk)
     return claimed
+
+
+# --- Privacy ---------------------------------------------------------------------------------
+def person_export(*, email: str) -> dict[str, object]:
+    """Everything stored about the person with this e-mail address."""
+    regs = Registration.objects.filter(email__iexact=email).select_related("tournament")
+    signups = MasterClassSignup.objects.filter(email__iexact=email).select_related("session")
+    reg_ids = [r.pk for r in regs]
+    signup_ids = [s.pk for s in signups]
+    outbox = OutboundEmail.objects.filter(models_q_for_outbox(reg_ids, signup_ids)).order_by(
+        "created_at"
+    )
+
+    def stamp(value: datetime | None) -> str | None:
+        return value.isoformat() if value else None
+
+    return {
+        "email": email,
+        "exported_at": timezone.now().isoformat(),
+        "registrations": [
+            {
+                "tournament": r.tournament.name,
+                "name": r.name,
+                "email": r.email,
+                "phone": str(r.phone or ""),
+                "club": r.club,
+                "experience": r.experience,
+                "language": r.language,
+                "status": r.status,
+                "consent_at": stamp(r.consent_at),
+                "email_confirmed_at": stamp(r.email_confirmed_at),
+                "created_at": stamp(r.created_at),
+                "withdrawn_at": stamp(r.withdrawn_at),
+                "checked_in_at": stamp(r.checked_in_at),
+            }
+            for r in regs
+        ],
+        "masterclass_signups": [
+            {
+                "session": str(s.session),
+                "name": s.name,
+                "email": s.email,
+                "phone": str(s.phone or ""),
+                "language": s.language,
+                "status": s.status,
+                "consent_at": stamp(s.consent_at),
+                "created_at": stamp(s.created_at),
+                "reminder_sent_at": stamp(s.reminder_sent_at),
+            }
+            for s in signups
+        ],
+        "emails": [
+            {
+                "kind": o.kind,
+                "status": o.status,
+                "created_at": stamp(o.created_at),
+                "sent_at": stamp(o.sent_at),
+            }
+            for o in outbox
+        ],
+    }
+
+
+def models_q_for_outbox(reg_ids: list[int], signup_ids: list[int]) -> Q:
+    return Q(kind__startswith="registration_", object_id__in=reg_ids) | Q(
+        kind__startswith="signup_", object_id__in=signup_ids
+    )
+
+
+def initials(name: str) -> str:
+    return " ".join(part[0].upper() + "." for part in name.split() if part[:1].isalpha()) or "—"
+
+
+def person_anonymise(*, email: str, now: datetime | None = None) -> int:
+    """Remove a person's contact data and name (keeping the rows, so results and counts stay);
+    pending e-mails to them are dropped. Returns the number of rows anonymised."""
+    now = now or timezone.now()
+    count = 0
+    with transaction.atomic():
+        regs = list(Registration.objects.select_for_update().filter(email__iexact=email))
+        signups = list(MasterClassSignup.objects.select_for_update().filter(email__iexact=email))
+        OutboundEmail.objects.filter(
+            models_q_for_outbox([r.pk for r in regs], [s.pk for s in signups]),
+            status=OutboundEmail.Status.PENDING,
+        ).delete()
+        for reg in regs:
+            reg.name = initials(reg.name)
+            reg.email = f"anonymised-r{reg.pk}@invalid.invalid"
+            reg.phone = ""
+            reg.club = ""
+            reg.anonymised_at = now
+            reg.save(
+                update_fields=["name", "email", "phone", "club", "anonymised_at", "updated_at"]
+            )
+            count += 1
+        for signup in signups:
+            signup.name = initials(signup.name)
+            signup.email = f"anonymised-s{signup.pk}@invalid.invalid"
+            signup.phone = ""
+            signup.anonymised_at = now
+            signup.save(update_fields=["name", "email", "phone", "anonymised_at"])
+            count += 1
+    return count
+
+
+def registration_toggle_check_in(
+    *, registration: Registration, now: datetime | None = None
+) -> Registration:
+    registration.checked_in_at = None if registration.checked_in_at else (now or timezone.now())
+    registration.save(update_fields=["checked_in_at", "updated_at"])
+    return registration

@@ -3,32 +3,48 @@
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from smtplib import SMTPException
+from typing import Any
 
 from celery import shared_task
 
-from . import emails, services
+from . import services
 
 log = logging.getLogger(__name__)
 
+MAX_RETRIES = 8
 
-@shared_task(
-    bind=True,
-    autoretry_for=(SMTPException, ConnectionError, TimeoutError),
-    retry_backoff=True,
-    retry_backoff_max=600,
-    max_retries=8,
-    acks_late=True,
-)
-def send_email_task(self: object, kind: str, object_id: int) -> bool:
-    return emails.send(kind, object_id)
+
+@shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True)
+def send_email_task(self: Any, outbox_id: int) -> bool:
+    """Send one recorded e-mail; on a mail-server error retry with exponential backoff."""
+    try:
+        return services.outbox_send(outbox_id=outbox_id)
+    except (SMTPException, OSError) as exc:
+        give_up = self.request.retries >= MAX_RETRIES
+        services.outbox_record_failure(outbox_id=outbox_id, error=repr(exc), give_up=give_up)
+        if give_up:
+            raise
+        raise self.retry(exc=exc, countdown=min(600, 10 * 2**self.request.retries)) from exc
+
+
+@shared_task
+def send_pending_emails() -> int:
+    """Run every minute by Celery beat: send what is still pending (e.g. the broker was down
+    when it was recorded). Sends in this worker, one by one, each exactly once."""
+    sent = 0
+    for pk in services.outbox_pending(older_than=timedelta(seconds=60)):
+        try:
+            sent += services.outbox_send(outbox_id=pk)
+        except (SMTPException, OSError) as exc:
+            services.outbox_record_failure(outbox_id=pk, error=repr(exc), give_up=False)
+    return sent
 
 
 @shared_task
 def send_masterclass_reminders() -> int:
     """Run daily by Celery beat: remind the sign-ups of tomorrow's sessions."""
     claimed = services.reminders_due()
-    for pk in claimed:
-        send_email_task.delay("signup_reminder", pk)
     log.info("queued %d master-class reminders", len(claimed))
     return len(claimed)

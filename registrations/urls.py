@@ -1,13 +1,12 @@
 from django.urls import path
 
-from . import views
+from . import organiser_views, views
 
 app_name = "registrations"
 
 urlpatterns = [
     path("tournaments/<slug:slug>/register/", views.register, name="register"),
     path("tournaments/<slug:slug>/register/done/", views.register_done, name="done"),
-    path("tournaments/<slug:slug>/registrations/", views.registration_list, name="list"),
     path("registration/confirm/<str:token>/", views.confirm, name="confirm"),
     path("registration/manage/<str:token>/", views.manage, name="manage"),
     path("registration/manage/<str:token>/withdraw/", views.withdraw, name="withdraw"),
@@ -16,4 +15,12 @@ urlpatterns = [
     path("master-class/<int:pk>/signup/", views.masterclass_signup, name="signup"),
     path("master-class/done/", views.signup_done, name="signup_done"),
     path("master-class/cancel/<str:token>/", views.signup_cancel, name="signup_cancel"),
+    # Organisers
+    path("tournaments/<slug:slug>/registrations/", organiser_views.registration_list, name="list"),
+    path("organiser/registrations/<int:pk>/check-in/", organiser_views.check_in, name="check_in"),
+    path(
+        "organiser/master-class/<int:pk>/signups/", organiser_views.signup_list, name="signup_list"
+    ),
+    path("organiser/master-class/<int:pk>/roster/", organiser_views.roster, name="roster"),
+    path("organiser/people/", organiser_views.person, name="person"),
 ]

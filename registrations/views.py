@@ -6,7 +6,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required, permission_required
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -14,14 +13,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_ratelimit.decorators import ratelimit
-from django_tables2 import RequestConfig
 
 from championship.models import Tournament
 
 from . import services, tokens
 from .forms import RegistrationEditForm, RegistrationForm, SignupForm
 from .models import Experience, MasterClassSession, MasterClassSignup, Registration
-from .tables import RegistrationTable
 
 
 def public_form_rate(group: str, request: HttpRequest) -> str:
@@ -276,26 +273,3 @@ def signup_cancel(request: HttpRequest, token: str) -> HttpResponse:
         messages.success(request, _("Your sign-up is cancelled."))
         return redirect(reverse("registrations:signup_cancel", args=[token]))
     return render(request, "registrations/signup_cancel.html", {"signup": signup})
-
-
-# --- Organisers ----------------------------------------------------------------------------
-@login_required
-@permission_required("registrations.view_registration", raise_exception=True)
-def registration_list(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    qs = Registration.objects.filter(tournament=tournament)
-    status = request.GET.get("status")
-    if status in Registration.Status.values:
-        qs = qs.filter(status=status)
-    table = RegistrationTable(qs)
-    RequestConfig(request, paginate={"per_page": 50}).configure(table)
-    return render(
-        request,
-        "registrations/registration_list.html",
-        {
-            "tournament": tournament,
-            "table": table,
-            "status": status,
-            "statuses": Registration.Status.choices,
-        },
-    )

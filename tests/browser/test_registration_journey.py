@@ -5,8 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.urls import reverse
+from django.utils import timezone
 
 from championship.models import Tournament
+from registrations import tokens
 from registrations.models import MasterClassSignup, Registration
 from tests.browser.conftest import csp_violations
 from tests.conftest import make_session
@@ -79,6 +82,46 @@ def test_second_player_is_waitlisted_and_sees_it(
         page.wait_for_url("**/register/done/")
     assert "waiting list" in page.content()
     assert Registration.objects.get(email="b@example.org").status == "waitlisted"
+    # The first player withdraws through the link in their e-mail; the second is promoted.
+    first = Registration.objects.get(email="a@example.org")
+    page.goto(
+        live_server.url
+        + reverse(
+            "registrations:manage", args=[tokens.make_token(tokens.MANAGE, first.pk, first.email)]
+        )
+    )
+    page.click("text=Withdraw from the tournament")
+    page.wait_for_load_state()
+    assert page.inner_text("#status") == "withdrawn"
+    second = Registration.objects.get(email="b@example.org")
+    assert second.status == "entered"
+    page.goto(
+        live_server.url
+        + reverse(
+            "registrations:manage", args=[tokens.make_token(tokens.MANAGE, second.pk, second.email)]
+        )
+    )
+    assert page.inner_text("#status") == "entered"
+    assert csp_violations(page) == []
+
+
+def test_signing_up_for_a_full_master_class(live_server: Any, phone_page: Any) -> None:
+    session = make_session(seats=1)
+    MasterClassSignup.objects.create(
+        session=session, name="X", email="x@example.org", language="en", consent_at=timezone.now()
+    )
+    page = phone_page
+    page.goto(f"{live_server.url}/master-class/")
+    assert "Full" in page.inner_text("main")
+    page.click("text=Join the waiting list")
+    assert "This session is full" in page.inner_text("main")
+    page.fill("#id_name", "Lee Chen")
+    page.fill("#id_email", "lee@example.org")
+    page.check("#id_consent")
+    page.click("input[type=submit]")
+    page.wait_for_url("**/master-class/done/")
+    assert "waiting list" in page.inner_text("main")
+    assert MasterClassSignup.objects.get(email="lee@example.org").status == "waitlisted"
 
 
 def test_language_switcher_and_master_class_sign_up(live_server: Any, phone_page: Any) -> None:

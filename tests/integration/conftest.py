@@ -27,3 +27,20 @@ def django_db_setup():  # type: ignore[no-untyped-def]
 
     assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
     assert not settings.CELERY_TASK_ALWAYS_EAGER
+
+
+@pytest.fixture(autouse=True)
+def _worker_drained():  # type: ignore[no-untyped-def]
+    """After each test, wait until the worker has sent every queued e-mail, so that flushing
+    the tables does not race a task still reading them."""
+    yield
+    import time
+
+    from registrations.models import OutboundEmail
+
+    deadline = time.monotonic() + 60
+    while OutboundEmail.objects.filter(status=OutboundEmail.Status.PENDING).exists():
+        if time.monotonic() > deadline:
+            pytest.fail("the Celery worker left e-mails pending for 60 s")
+        time.sleep(0.1)
+    time.sleep(0.3)  # the last task's transaction and connection close

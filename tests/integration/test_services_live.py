@@ -115,3 +115,40 @@ def test_redis_cache_round_trip() -> None:
     assert "RedisCache" in settings.CACHES["default"]["BACKEND"]
     cache.set("integration-probe", {"ok": 1}, 30)
     assert cache.get("integration-probe") == {"ok": 1}
+
+
+def test_broker_down_then_back_the_pending_email_goes_out(capped: Tournament) -> None:
+    """Submit with the broker unreachable (a separate process whose broker URL points at a
+    closed port): the registration is saved and its e-mail stays pending. Then the real worker
+    runs the periodic sweeper and the e-mail goes out, once."""
+    import os
+    import subprocess
+    import sys
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from registrations.models import OutboundEmail
+    from registrations.tasks import send_pending_emails
+
+    code = (
+        "from django.test import Client;"
+        f"r = Client().post('/tournaments/{capped.slug}/register/', {form('down@example.org')!r});"
+        "print(r.status_code)"
+    )
+    env = {**os.environ, "CELERY_BROKER_URL": "redis://127.0.0.1:1/0"}
+    proc = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-v", "0", "-c", code],
+        env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert proc.stdout.strip().splitlines()[-1] == "302", proc.stdout + proc.stderr
+    reg = Registration.objects.get(email="down@example.org")
+    row = OutboundEmail.objects.get(object_id=reg.pk, kind="registration_confirm")
+    assert row.status == "pending"
+    OutboundEmail.objects.filter(pk=row.pk).update(created_at=timezone.now() - timedelta(minutes=5))
+    assert send_pending_emails.delay().get(timeout=60) >= 1  # run by the real worker
+    row.refresh_from_db()
+    assert row.status == "sent" and row.attempts == 1
+    mail_dir = Path(settings.EMAIL_FILE_PATH)
+    sent = [p for p in mail_dir.glob("*") if "down@example.org" in p.read_text(errors="replace")]
+    assert len(sent) == 1

@@ -8,22 +8,17 @@ from __future__ import annotations
 
 from datetime import datetime, time, timedelta
 
-from django.contrib.auth.models import Group, Permission, User
+from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
+from championship.apps import ORGANISERS_GROUP, ensure_organisers_group
 from championship.models import Tournament
 from registrations.models import Experience, MasterClassSession, MasterClassSignup, Registration
 
 ORGANISER_USERNAME = "organiser"
 ORGANISER_PASSWORD = "nardy-organiser-2027"
-ORGANISER_PERMISSIONS = [
-    ("championship", "tournament"),
-    ("registrations", "registration"),
-    ("registrations", "masterclasssession"),
-    ("registrations", "masterclasssignup"),
-]
 
 PLAYERS = [
     (
@@ -71,13 +66,8 @@ PLAYERS = [
 
 
 def organisers_group() -> Group:
-    group, _ = Group.objects.get_or_create(name="Organisers")
-    perms = Permission.objects.filter(
-        content_type__app_label__in={a for a, _ in ORGANISER_PERMISSIONS},
-        content_type__model__in={m for _, m in ORGANISER_PERMISSIONS},
-    )
-    group.permissions.set(perms)
-    return group
+    ensure_organisers_group()
+    return Group.objects.get(name=ORGANISERS_GROUP)
 
 
 class Command(BaseCommand):

@@ -1,0 +1,148 @@
+"""Walk every URL as anonymous visitor, signed-link holder, logged-in user without rights,
+organiser and superuser, and check who is let in. A new URL that is not listed here fails."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import Group, User
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
+
+from championship.apps import ORGANISERS_GROUP
+from championship.models import Tournament
+from registrations import tokens
+from registrations.models import MasterClassSignup, Registration
+from tests.conftest import make_session
+
+pytestmark = pytest.mark.django_db
+
+OK, LOGIN, DENIED = 200, 302, 403
+
+
+def names(patterns, prefix=""):  # type: ignore[no-untyped-def]
+    for p in patterns:
+        if isinstance(p, URLResolver):
+            if p.namespace == "admin" or str(p.pattern).startswith("i18n/"):
+                continue
+            yield from names(p.url_patterns, f"{p.namespace}:" if p.namespace else prefix)
+        elif isinstance(p, URLPattern) and p.name:
+            yield prefix + p.name
+
+
+def test_every_url_by_role():
+    t = Tournament.objects.create(name="T", slug="t", starts_on="2027-03-14", ends_on="2027-03-14")
+    reg = Registration.objects.create(
+        tournament=t,
+        name="A",
+        email="a@example.org",
+        phone="+14165550123",
+        experience="club",
+        language="en",
+        consent_at=timezone.now(),
+    )
+    session = make_session()
+    signup = MasterClassSignup.objects.create(
+        session=session, name="S", email="s@example.org", language="en", consent_at=timezone.now()
+    )
+    manage = tokens.make_token(tokens.MANAGE, reg.pk, reg.email)
+    confirm = tokens.make_token(tokens.CONFIRM, reg.pk, reg.email)
+    cancel = tokens.make_token(tokens.SIGNUP, signup.pk, signup.email)
+    # name -> (GET url, status for anonymous, plain user, organiser, superuser)
+    pages = {
+        "home": (reverse("home"), OK, OK, OK, OK),
+        "tournament_detail": (reverse("tournament_detail", args=["t"]), OK, OK, OK, OK),
+        "registrations:register": (reverse("registrations:register", args=["t"]), OK, OK, OK, OK),
+        "registrations:done": (reverse("registrations:done", args=["t"]), 302, 302, 302, 302),
+        "registrations:confirm": (reverse("registrations:confirm", args=[confirm]), OK, OK, OK, OK),
+        "registrations:manage": (reverse("registrations:manage", args=[manage]), OK, OK, OK, OK),
+        "registrations:withdraw": (
+            reverse("registrations:withdraw", args=[manage]),
+            405,
+            405,
+            405,
+            405,
+        ),
+        "registrations:reenter": (
+            reverse("registrations:reenter", args=[manage]),
+            405,
+            405,
+            405,
+            405,
+        ),
+        "registrations:masterclass_list": (
+            reverse("registrations:masterclass_list"),
+            OK,
+            OK,
+            OK,
+            OK,
+        ),
+        "registrations:signup": (
+            reverse("registrations:signup", args=[session.pk]),
+            OK,
+            OK,
+            OK,
+            OK,
+        ),
+        "registrations:signup_done": (reverse("registrations:signup_done"), 302, 302, 302, 302),
+        "registrations:signup_cancel": (
+            reverse("registrations:signup_cancel", args=[cancel]),
+            OK,
+            OK,
+            OK,
+            OK,
+        ),
+        "registrations:list": (reverse("registrations:list", args=["t"]), LOGIN, DENIED, OK, OK),
+        "registrations:check_in": (
+            reverse("registrations:check_in", args=[reg.pk]),
+            405,
+            405,
+            405,
+            405,
+        ),
+        "registrations:signup_list": (
+            reverse("registrations:signup_list", args=[session.pk]),
+            LOGIN,
+            DENIED,
+            OK,
+            OK,
+        ),
+        "registrations:roster": (
+            reverse("registrations:roster", args=[session.pk]),
+            LOGIN,
+            DENIED,
+            OK,
+            OK,
+        ),
+        "registrations:person": (reverse("registrations:person"), LOGIN, DENIED, OK, OK),
+        "login": (reverse("login"), OK, OK, OK, OK),
+        "logout": (reverse("logout"), 405, 405, 405, 405),
+        "admin:index": (reverse("admin:index"), LOGIN, LOGIN, LOGIN, OK),
+    }
+    routed = set(names(get_resolver().url_patterns))
+    assert routed <= set(pages), f"URLs without a permission entry: {sorted(routed - set(pages))}"
+
+    plain = User.objects.create_user("plain", password="pw-plain-12345")
+    organiser = User.objects.create_user("org", password="pw-org-12345")
+    organiser.groups.add(Group.objects.get(name=ORGANISERS_GROUP))
+    superuser = User.objects.create_superuser("root", "root@example.org", "pw-root-12345")
+    clients = [Client()]
+    for user in (plain, organiser, superuser):
+        c = Client()
+        c.force_login(user)
+        clients.append(c)
+    for name, (url, *expected) in pages.items():
+        got = [c.get(url).status_code for c in clients]
+        assert got == expected, f"{name} {url}: {got} != {expected}"
+
+    # Organiser actions by POST: refused without the permission, nothing changed.
+    check_in = reverse("registrations:check_in", args=[reg.pk])
+    assert clients[0].post(check_in).status_code == LOGIN
+    assert clients[1].post(check_in).status_code == DENIED
+    assert Registration.objects.get(pk=reg.pk).checked_in_at is None
+    person = reverse("registrations:person")
+    data = {"email": "a@example.org", "action": "anonymise", "confirm": "yes"}
+    assert clients[1].post(person, data).status_code == DENIED
+    assert Registration.objects.get(pk=reg.pk).anonymised_at is None
+    # A tampered link is refused with a clear page.
+    assert clients[0].get(reverse("registrations:manage", args=[manage + "x"])).status_code == 400
