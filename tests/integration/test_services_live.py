@@ -139,7 +139,10 @@ def test_broker_down_then_back_the_pending_email_goes_out(capped: Tournament) ->
     env = {**os.environ, "CELERY_BROKER_URL": "redis://127.0.0.1:1/0"}
     proc = subprocess.run(
         [sys.executable, "manage.py", "shell", "-v", "0", "-c", code],
-        env=env, capture_output=True, text=True, timeout=120,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert proc.stdout.strip().splitlines()[-1] == "302", proc.stdout + proc.stderr
     reg = Registration.objects.get(email="down@example.org")
