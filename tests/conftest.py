@@ -7,7 +7,7 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from championship.models import Tournament
-from registrations.models import MasterClassSession
+from registrations.models import MasterClassSession, Registration
 
 
 @pytest.fixture(autouse=True)
@@ -55,3 +55,40 @@ def _run_on_commit_at_once(request, monkeypatch):  # type: ignore[no-untyped-def
     from django.db import transaction
 
     monkeypatch.setattr(transaction, "on_commit", lambda func, using=None, robust=False: func())
+
+
+def registration_form(**changes: str) -> dict[str, str]:
+    """What a player types into the public registration form (valid unless changed)."""
+    return {
+        "name": "Анна Иванова",
+        "email": "anna@example.org",
+        "phone": "416 555 0123",
+        "club": "Toronto",
+        "experience": "club",
+        "language": "ru",
+        "consent": "on",
+        "website": "",
+        **changes,
+    }
+
+
+def make_registrations(tournament, n: int, *, prefix: str = "p", **fields) -> list[Registration]:  # type: ignore[no-untyped-def]
+    """n registrations in one query, e-mails ``{prefix}{i}@example.org``."""
+    now = timezone.now()
+    defaults = {
+        "phone": "+14165550123",
+        "club": "Toronto",
+        "experience": "club",
+        "language": "ru",
+        "consent_at": now,
+        "email_confirmed_at": now,
+    }
+    return Registration.objects.bulk_create(
+        Registration(
+            tournament=tournament,
+            name=f"Игрок {i}",
+            email=f"{prefix}{i}@example.org",
+            **{**defaults, **fields},
+        )
+        for i in range(n)
+    )

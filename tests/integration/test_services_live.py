@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from championship.models import Tournament
 from registrations.models import MasterClassSignup, Registration
-from tests.conftest import make_session
+from tests.conftest import make_session, registration_form
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -47,17 +47,7 @@ def in_parallel(n: int, work: Callable[[int], Any]) -> list[Any]:
 
 
 def form(email: str, **extra: str) -> dict[str, str]:
-    return {
-        "name": "Игрок",
-        "email": email,
-        "phone": "416 555 0123",
-        "club": "",
-        "experience": "club",
-        "language": "en",
-        "consent": "on",
-        "website": "",
-        **extra,
-    }
+    return registration_form(email=email, **{"name": "Игрок", "language": "en", **extra})
 
 
 @pytest.fixture

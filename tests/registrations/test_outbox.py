@@ -13,19 +13,9 @@ from championship.celery import app as celery_app
 from registrations import emails, services
 from registrations.models import OutboundEmail, Registration
 from registrations.tasks import send_pending_emails
+from tests.conftest import registration_form
 
 pytestmark = pytest.mark.django_db
-
-FORM = {
-    "name": "Анна",
-    "email": "anna@example.org",
-    "phone": "416 555 0123",
-    "club": "",
-    "experience": "club",
-    "language": "en",
-    "consent": "on",
-    "website": "",
-}
 
 
 @pytest.fixture
@@ -47,7 +37,9 @@ def broker_down(settings):  # type: ignore[no-untyped-def]
 def test_broker_down_registration_succeeds_and_the_email_stays_pending(
     client, tournament, broker_down, mailoutbox, caplog
 ):
-    response = client.post(reverse("registrations:register", args=[tournament.slug]), FORM)
+    response = client.post(
+        reverse("registrations:register", args=[tournament.slug]), registration_form()
+    )
     assert "could not queue e-mail" in caplog.text  # the publish really failed
     assert response.status_code == 302
     assert Registration.objects.count() == 1

@@ -6,29 +6,15 @@ import pytest
 from django.contrib.auth.models import Permission, User
 from django.core.management import call_command
 from django.urls import reverse
-from django.utils import timezone
 
 from registrations.models import MasterClassSession, Registration
+from tests.conftest import make_registrations
 
 pytestmark = pytest.mark.django_db
 
 
-def add_players(tournament, n):  # type: ignore[no-untyped-def]
-    now = timezone.now()
-    Registration.objects.bulk_create(
-        Registration(
-            tournament=tournament,
-            name=f"Игрок {i}",
-            email=f"p{i}@example.org",
-            phone=f"+1416555{i:04d}",
-            club="Toronto",
-            experience="club",
-            language="ru",
-            consent_at=now,
-            email_confirmed_at=now,
-        )
-        for i in range(n)
-    )
+def add_players(tournament, n, prefix="p", **fields):  # type: ignore[no-untyped-def]
+    return make_registrations(tournament, n, prefix=prefix, **fields)
 
 
 def test_public_pages_never_show_email_or_phone(client, tournament):
@@ -47,20 +33,7 @@ def test_public_tournament_page_query_count_does_not_grow(
     add_players(tournament, 3)
     with django_assert_max_num_queries(6):
         client.get(tournament.get_absolute_url())
-    add_players_more = [
-        Registration(
-            tournament=tournament,
-            name=f"X{i}",
-            email=f"x{i}@example.org",
-            phone="+14165550000",
-            experience="club",
-            language="en",
-            consent_at=timezone.now(),
-            email_confirmed_at=timezone.now(),
-        )
-        for i in range(60)
-    ]
-    Registration.objects.bulk_create(add_players_more)
+    add_players(tournament, 60, prefix="x")
     with django_assert_max_num_queries(6):
         client.get(tournament.get_absolute_url())
 
@@ -79,19 +52,7 @@ def test_organiser_list_needs_permission_and_shows_contacts(
     with django_assert_max_num_queries(10) as small:
         response = client.get(url)
     assert response.status_code == 200 and b"p3@example.org" in response.content
-    add_players_n = 40
-    Registration.objects.bulk_create(
-        Registration(
-            tournament=tournament,
-            name=f"Y{i}",
-            email=f"y{i}@example.org",
-            phone="+14165550000",
-            experience="club",
-            language="en",
-            consent_at=timezone.now(),
-        )
-        for i in range(add_players_n)
-    )
+    add_players(tournament, 40, prefix="y", email_confirmed_at=None)
     with django_assert_max_num_queries(len(small.captured_queries)):
         client.get(url)
 
