@@ -1,5 +1,5 @@
-"""The Django project package and the tournament app."""
+"""The Django project package and the tournament app.
 
-from .celery import app as celery_app
-
-__all__ = ["celery_app"]
+The Celery app lives in ``championship.celery`` (``celery -A championship`` finds it there) and
+is loaded by ``ChampionshipConfig.ready()``, so that importing the pure subpackage
+``championship.pairing`` does not import Django."""

@@ -47,5 +47,7 @@ class ChampionshipConfig(AppConfig):
     verbose_name = _("Championship")
 
     def ready(self) -> None:
+        from . import celery  # noqa: F401  - make the Celery app current for shared tasks
+
         post_migrate.connect(ensure_organisers_group, dispatch_uid="ensure_organisers_group")
         connection_created.connect(sqlite_unicode_upper, dispatch_uid="sqlite_unicode_upper")

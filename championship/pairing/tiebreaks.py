@@ -1,0 +1,116 @@
+"""Tie-breaks per FIDE C.07 (2023, in force from 2024) — each a small named unit with a key,
+a FIDE abbreviation and a name (STYLE.md, like Tabbycat's standings metrics).
+
+The arithmetic, including Article 16 (unplayed rounds: byes, forfeits, rounds after a
+withdrawal), is tiebreak-core's ``fide-2024`` ruleset (MIT, pinned); the Direct Encounter
+value is computed here (tiebreak-core only orders by it)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+from tiebreak_core import GameRecord, PlayerTiebreakData, calculate_all_strict
+from tiebreak_core.models import FORFEIT_LOSS, FORFEIT_WIN, PAIRING_BYE, PLAYED, REQUESTED_BYE
+
+from .model import TournamentData
+
+RULESET = "fide-2024"
+
+
+@dataclass(frozen=True)
+class Tiebreak:
+    key: str  # our key, stored in a tournament's tie-break order
+    abbreviation: str  # FIDE C.07 abbreviation
+    name: str
+    core: str | None  # tiebreak-core criterion, None when computed here
+
+
+TIEBREAKS: tuple[Tiebreak, ...] = (
+    Tiebreak("bh", "BH", "Buchholz", "buchholz"),
+    Tiebreak("bh_c1", "BH-C1", "Buchholz Cut-1", "buchholz_cut1"),
+    Tiebreak("bh_m1", "BH-M1", "Median Buchholz", "median_buchholz"),
+    Tiebreak("sb", "SB", "Sonneborn-Berger", "sonneborn_berger"),
+    Tiebreak("de", "DE", "Direct encounter", None),
+    Tiebreak("win", "WIN", "Number of wins", "wins"),
+    Tiebreak("bwg", "BWG", "Games won with Black", "wins_black"),
+    Tiebreak("aro", "ARO", "Average rating of opponents", "aro"),
+)
+BY_KEY: dict[str, Tiebreak] = {t.key: t for t in TIEBREAKS}
+#: The default order for a Swiss (C.07 recommends Buchholz Cut-1, Buchholz, then SB/DE).
+DEFAULT_ORDER: tuple[str, ...] = ("bh_c1", "bh", "sb", "de", "win", "bwg", "aro", "bh_m1")
+
+
+def to_core(data: TournamentData, upto: int) -> dict[int, PlayerTiebreakData]:
+    """Our rounds as tiebreak-core records (Article 16 kinds)."""
+    ratings = {p.number: p.rating for p in data.players}
+    players: dict[int, PlayerTiebreakData] = {}
+    for p in data.players:
+        games = []
+        for i, r in enumerate(p.rounds[:upto], start=1):
+            if r.code == "*":
+                continue
+            score = float(data.points.points(r.code))
+            colour = "white" if r.colour == "w" else "black"
+            if r.opponent and r.code in "10=WDL":
+                games.append(GameRecord(r.opponent, ratings.get(r.opponent, 0), score, colour, i, kind=PLAYED))
+            elif r.opponent and r.code == "+":
+                games.append(GameRecord(r.opponent, ratings.get(r.opponent, 0), score, colour, i, kind=FORFEIT_WIN))
+            elif r.opponent and r.code == "-":
+                games.append(GameRecord(r.opponent, ratings.get(r.opponent, 0), score, colour, i, kind=FORFEIT_LOSS))
+            elif r.code in "UF":
+                games.append(GameRecord(-1, 0, score, "white", i, kind=PAIRING_BYE))
+            else:  # H, Z, or a double forfeit: a round not played by choice or absence
+                games.append(GameRecord(-1, 0, score, "white", i, kind=REQUESTED_BYE))
+        # Rounds with no entry (late entry, withdrawal): zero-point byes (C.07 §16.1).
+        seen = {g.round_number for g in games}
+        for i in range(1, upto + 1):
+            if i not in seen and (i > len(p.rounds) or p.rounds[i - 1].code != "*"):
+                games.append(GameRecord(-1, 0, 0.0, "white", i, kind=REQUESTED_BYE))
+        games.sort(key=lambda g: g.round_number)
+        players[p.number] = PlayerTiebreakData(
+            p.number, p.rating, float(p.points(data.points, upto)), games
+        )
+    return players
+
+
+def direct_encounter(data: TournamentData, upto: int) -> dict[int, float]:
+    """Points scored in played games against the players with the same score (C.07 §6 mini
+    table); 0 for a player alone on the score."""
+    points = {p.number: p.points(data.points, upto) for p in data.players}
+    out: dict[int, float] = {}
+    for p in data.players:
+        mates = {q for q, s in points.items() if s == points[p.number] and q != p.number}
+        total = Fraction(0)
+        for r in p.rounds[:upto]:
+            if r.opponent in mates and r.code in "10=WDL":
+                total += data.points.points(r.code)
+        out[p.number] = float(total)
+    return out
+
+
+def compute(data: TournamentData, upto: int, keys: tuple[str, ...] | list[str]) -> dict[int, dict[str, float]]:
+    """Tie-break values per starting number for the rounds up to ``upto``."""
+    core = to_core(data, upto)
+    criteria = [BY_KEY[k].core for k in keys if BY_KEY[k].core]
+    values: dict[int, dict[str, float]] = {n: {} for n in core}
+    if upto > 0 and criteria:
+        for number, player in core.items():
+            got: Mapping[str, float] = calculate_all_strict(
+                player, core, criteria, total_rounds=upto, ruleset=RULESET
+            )
+            for k in keys:
+                t = BY_KEY[k]
+                if t.core:
+                    values[number][k] = float(got[t.core])
+    elif criteria:
+        for number in core:
+            for k in keys:
+                if BY_KEY[k].core:
+                    values[number][k] = 0.0
+    if "de" in keys:
+        de = direct_encounter(data, upto)
+        for number in core:
+            values[number]["de"] = de[number]
+    return values
