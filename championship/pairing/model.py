@@ -29,9 +29,18 @@ class PointSystem:
 
     def points(self, code: str) -> Fraction:
         return {
-            "1": self.win, "W": self.win, "=": self.draw, "D": self.draw, "0": self.loss,
-            "L": self.loss, "+": self.forfeit_win, "-": self.forfeit_loss, "U": self.bye,
-            "F": self.full_bye, "H": self.half_bye, "Z": Fraction(0),
+            "1": self.win,
+            "W": self.win,
+            "=": self.draw,
+            "D": self.draw,
+            "0": self.loss,
+            "L": self.loss,
+            "+": self.forfeit_win,
+            "-": self.forfeit_loss,
+            "U": self.bye,
+            "F": self.full_bye,
+            "H": self.half_bye,
+            "Z": Fraction(0),
         }[code]
 
 

@@ -29,7 +29,10 @@ class Row:
 
 
 def standings(
-    data: TournamentData, *, upto: int | None = None, order: tuple[str, ...] | list[str] = tiebreaks.DEFAULT_ORDER
+    data: TournamentData,
+    *,
+    upto: int | None = None,
+    order: tuple[str, ...] | list[str] = tiebreaks.DEFAULT_ORDER,
 ) -> list[Row]:
     """Rank players by points, then by the tie-breaks in ``order`` (all eight are computed);
     players equal on everything share a rank and are listed by starting number."""

@@ -33,9 +33,7 @@ def _engine_pairings(trf_text: str) -> list[tuple[int, int]]:
 
 def pair_trf_text(trf_text: str) -> list[Pair]:
     """The next round for a TRF, in board order; a bye is ``Pair(n, None, "U")``."""
-    return [
-        Pair(w, b or None, "" if b else "U") for w, b in _engine_pairings(trf_text)
-    ]
+    return [Pair(w, b or None, "" if b else "U") for w, b in _engine_pairings(trf_text)]
 
 
 def pair_swiss(data: TournamentData) -> list[Pair]:
@@ -98,9 +96,7 @@ def explain(data: TournamentData, pairs: list[Pair], round_number: int) -> list[
     history = {
         p.number: [r.colour for r in p.rounds[:upto] if r.played and r.colour] for p in data.players
     }
-    met = {
-        p.number: {r.opponent for r in p.rounds[:upto] if r.played} for p in data.players
-    }
+    met = {p.number: {r.opponent for r in p.rounds[:upto] if r.played} for p in data.players}
     out = []
     for pair in pairs:
         w = pair.white
@@ -124,7 +120,9 @@ def explain(data: TournamentData, pairs: list[Pair], round_number: int) -> list[
             elif need.colour == got:
                 e.colours.append(f"{number}: {need.strength} preference for {got} satisfied")
             else:
-                e.colours.append(f"{number}: {need.strength} preference for {need.colour} not satisfied, gets {got}")
+                e.colours.append(
+                    f"{number}: {need.strength} preference for {need.colour} not satisfied, gets {got}"
+                )
                 if need.strength == "absolute":
                     e.warnings.append(f"{number}: absolute colour preference broken")
         if b in met[w]:

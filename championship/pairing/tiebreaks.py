@@ -54,11 +54,23 @@ def to_core(data: TournamentData, upto: int) -> dict[int, PlayerTiebreakData]:
             score = float(data.points.points(r.code))
             colour = "white" if r.colour == "w" else "black"
             if r.opponent and r.code in "10=WDL":
-                games.append(GameRecord(r.opponent, ratings.get(r.opponent, 0), score, colour, i, kind=PLAYED))
+                games.append(
+                    GameRecord(
+                        r.opponent, ratings.get(r.opponent, 0), score, colour, i, kind=PLAYED
+                    )
+                )
             elif r.opponent and r.code == "+":
-                games.append(GameRecord(r.opponent, ratings.get(r.opponent, 0), score, colour, i, kind=FORFEIT_WIN))
+                games.append(
+                    GameRecord(
+                        r.opponent, ratings.get(r.opponent, 0), score, colour, i, kind=FORFEIT_WIN
+                    )
+                )
             elif r.opponent and r.code == "-":
-                games.append(GameRecord(r.opponent, ratings.get(r.opponent, 0), score, colour, i, kind=FORFEIT_LOSS))
+                games.append(
+                    GameRecord(
+                        r.opponent, ratings.get(r.opponent, 0), score, colour, i, kind=FORFEIT_LOSS
+                    )
+                )
             elif r.code in "UF":
                 games.append(GameRecord(-1, 0, score, "white", i, kind=PAIRING_BYE))
             else:  # H, Z, or a double forfeit: a round not played by choice or absence
@@ -90,7 +102,9 @@ def direct_encounter(data: TournamentData, upto: int) -> dict[int, float]:
     return out
 
 
-def compute(data: TournamentData, upto: int, keys: tuple[str, ...] | list[str]) -> dict[int, dict[str, float]]:
+def compute(
+    data: TournamentData, upto: int, keys: tuple[str, ...] | list[str]
+) -> dict[int, dict[str, float]]:
     """Tie-break values per starting number for the rounds up to ``upto``."""
     core = to_core(data, upto)
     criteria = [BY_KEY[k].core for k in keys if BY_KEY[k].core]

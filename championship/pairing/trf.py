@@ -34,7 +34,9 @@ def parse_trf_text(text: str) -> ParsedTrf:
         except ParsingError as exc:
             if stripped[:3].isdigit() and stripped[:3] != "001":
                 continue  # a tournament code this reader does not know: not needed
-            raise PairingError(exc.message if hasattr(exc, "message") else str(exc), line=index + 1) from None
+            raise PairingError(
+                exc.message if hasattr(exc, "message") else str(exc), line=index + 1
+            ) from None
         by_code[line.code_type].append(line)
         if line.code_type is PlayerCode:
             player_lines.append((index + 1, line))
@@ -43,7 +45,9 @@ def parse_trf_text(text: str) -> ParsedTrf:
         try:
             players.append(PlayerSection.from_string(str(line)))
         except LineError as exc:
-            raise PairingError(f"{exc.message} (column {exc.column})" if exc.column else exc.message, line=number) from None
+            raise PairingError(
+                f"{exc.message} (column {exc.column})" if exc.column else exc.message, line=number
+            ) from None
     try:
         teams = [TeamSection.from_string(str(line)) for line in by_code[TeamCode]]
         tournament = TournamentSection.from_lines(by_code[TournamentCode])
@@ -54,7 +58,9 @@ def parse_trf_text(text: str) -> ParsedTrf:
         raise PairingError(exc.message) from None
     try:
         trf = ParsedTrf(
-            player_sections=players, team_sections=teams, tournament_section=tournament,
+            player_sections=players,
+            team_sections=teams,
+            tournament_section=tournament,
             x_section=x_section,
         )
         trf.validate_contents()
@@ -104,7 +110,9 @@ def read_trf(text: str) -> TournamentData:
         )
     configuration = trf.x_section.configuration
     first = getattr(configuration, "first_round_color", None)
-    initial = "b" if first is not None and "black" in str(getattr(first, "value", first)).lower() else "w"
+    initial = (
+        "b" if first is not None and "black" in str(getattr(first, "value", first)).lower() else "w"
+    )
     name = getattr(trf.tournament_section, "name", None) or ""
     return TournamentData(
         name=name,
@@ -122,7 +130,7 @@ def _points_text(value: Fraction) -> str:
 
 def player_line(player: Player, points: Fraction, rank: int) -> str:
     name = player.name[:33]
-    rating = f"{player.rating:>4}" if player.rating else "    "
+    rating = f"{min(max(player.rating, 0), 9999):>4}" if player.rating > 0 else "    "
     head = (
         f"001 {player.number:>4}      {name:<33} {rating}"
         f" {'':3} {'':11} {'':10} {_points_text(points)} {rank:>4}"
@@ -157,9 +165,18 @@ def write_trf(data: TournamentData, *, upto: int | None = None) -> str:
             + " ".join(
                 f"{code}={float(value):.1f}"
                 for code, value in (
-                    ("WW", s.win), ("BW", s.win), ("WD", s.draw), ("BD", s.draw),
-                    ("WL", s.loss), ("BL", s.loss), ("ZPB", Fraction(0)), ("HPB", s.half_bye),
-                    ("FPB", s.full_bye), ("PAB", s.bye), ("FW", s.forfeit_win), ("FL", s.forfeit_loss),
+                    ("WW", s.win),
+                    ("BW", s.win),
+                    ("WD", s.draw),
+                    ("BD", s.draw),
+                    ("WL", s.loss),
+                    ("BL", s.loss),
+                    ("ZPB", Fraction(0)),
+                    ("HPB", s.half_bye),
+                    ("FPB", s.full_bye),
+                    ("PAB", s.bye),
+                    ("FW", s.forfeit_win),
+                    ("FL", s.forfeit_loss),
                 )
             )
         )

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from championship.pairing import (
     Pair,
     PairingError,
+    Player,
     RoundEntry,
     TournamentData,
-    Player,
     explain,
     pair_swiss,
     round_robin_round,
@@ -21,7 +21,6 @@ from championship.pairing import (
 from championship.pairing.swiss import colour_need
 
 from .helpers import new_tournament, play_swiss
-
 
 # --- Round robin: FIDE Berger tables ---------------------------------------------------------
 BERGER_8 = [
@@ -130,15 +129,22 @@ def test_all_rounds_paired_is_refused() -> None:
 
 def test_colour_preferences() -> None:
     assert colour_need([]).strength == ""
-    assert colour_need(["w"]) .colour == "b" and colour_need(["w"]).strength == "strong"
+    assert colour_need(["w"]).colour == "b" and colour_need(["w"]).strength == "strong"
     assert colour_need(["w", "b"]).strength == "mild" and colour_need(["w", "b"]).colour == "w"
-    assert colour_need(["b", "w", "w"]).colour == "b" and colour_need(["b", "w", "w"]).strength == "absolute"
+    assert (
+        colour_need(["b", "w", "w"]).colour == "b"
+        and colour_need(["b", "w", "w"]).strength == "absolute"
+    )
     assert colour_need(["w", "w", "b", "w"]).colour == "b"
 
 
 def test_explanations_name_floats_and_colours() -> None:
     data, history = play_swiss(9, 3, seed=4)
-    data2 = TournamentData(data.name, [Player(p.number, p.name, p.rating, rounds=p.rounds[:2]) for p in data.players], 3)
+    data2 = TournamentData(
+        data.name,
+        [Player(p.number, p.name, p.rating, rounds=p.rounds[:2]) for p in data.players],
+        3,
+    )
     pairs = history[2]
     notes = explain(data2, pairs, 3)
     assert len(notes) == len(pairs)
@@ -156,8 +162,9 @@ def test_explanations_name_floats_and_colours() -> None:
 @settings(max_examples=12, deadline=None)
 @given(n=st.integers(6, 31), rounds=st.integers(3, 7), seed=st.integers(0, 10_000))
 def test_absolute_criteria_over_random_tournaments(n: int, rounds: int, seed: int) -> None:
-    rounds = min(rounds, n - 1 if n % 2 == 0 else n)
+    rounds = min(rounds, n // 2)  # a Swiss, not a round robin: late rounds stay pairable
     data, history = play_swiss(n, rounds, seed)
+    by = {p.number: p for p in data.players}
     met: set[frozenset[int]] = set()
     byes: dict[int, int] = {}
     for r, pairs in enumerate(history, start=1):
@@ -169,7 +176,8 @@ def test_absolute_criteria_over_random_tournaments(n: int, rounds: int, seed: in
                 continue
             pair = frozenset((p.white, p.black))
             assert pair not in met, f"rematch in round {r}"
-            met.add(pair)
+            if by[p.white].rounds[r - 1].played:  # a forfeited game may be paired again
+                met.add(pair)
     assert all(v == 1 for v in byes.values()), "a second pairing-allocated bye"
     final = rounds
     for player in data.players:

@@ -37,7 +37,14 @@ def test_played_games_worked_example() -> None:
     values = compute(four_players(), 3, [t.key for t in TIEBREAKS])
     for number, (bh, c1, m1, sb, win, bwg, aro) in EXPECTED.items():
         v = values[number]
-        assert (v["bh"], v["bh_c1"], v["bh_m1"], v["sb"], v["win"], v["bwg"]) == (bh, c1, m1, sb, win, bwg)
+        assert (v["bh"], v["bh_c1"], v["bh_m1"], v["sb"], v["win"], v["bwg"]) == (
+            bh,
+            c1,
+            m1,
+            sb,
+            win,
+            bwg,
+        )
         assert round(v["aro"]) == aro
         assert v["de"] == 0  # nobody shares a score
 
@@ -68,7 +75,10 @@ def test_direct_encounter_decides_equal_points() -> None:
     assert [(r.number, r.rank) for r in rows] == [(3, 1), (1, 2), (2, 3), (4, 4)]  # ... DE does
     rows = standings(data, order=["bh"])
     assert [(r.number, r.rank, r.shared) for r in rows] == [
-        (3, 1, False), (1, 2, False), (2, 2, True), (4, 4, False)
+        (3, 1, False),
+        (1, 2, False),
+        (2, 2, True),
+        (4, 4, False),
     ]
 
 
