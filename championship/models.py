@@ -1,8 +1,10 @@
-"""Tournaments. The championship issue extends this minimal model with systems, rounds and
-pairings; registrations only need the fields below."""
+"""Tournaments, entrants, rounds, boards (pairings with their results) and result history."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
+from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -23,6 +25,60 @@ class Tournament(models.Model):
     registration_open = models.BooleanField(_("registration open"), default=True)
     description = models.TextField(_("description"), blank=True)
 
+    class System(models.TextChoices):
+        SWISS = "swiss", _("Swiss (FIDE Dutch)")
+        ROUND_ROBIN = "rr", _("Round robin")
+        DOUBLE_ROUND_ROBIN = "drr", _("Double round robin")
+
+    class Status(models.TextChoices):
+        REGISTRATION = "registration", _("registration")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+
+    system = models.CharField(
+        _("system"), max_length=5, choices=System.choices, default=System.SWISS
+    )
+    rounds = models.PositiveSmallIntegerField(
+        _("number of rounds"),
+        default=7,
+        help_text=_("For a round robin it follows from the field."),
+    )
+    phase1_minutes = models.PositiveSmallIntegerField(_("minutes per side, phase 1"), default=30)
+    phase2_minutes = models.PositiveSmallIntegerField(_("minutes per side, phase 2"), default=30)
+    points_win = models.DecimalField(
+        _("points for a win"), max_digits=3, decimal_places=1, default=Decimal("1")
+    )
+    points_draw = models.DecimalField(
+        _("points for a draw"), max_digits=3, decimal_places=1, default=Decimal("0.5")
+    )
+    points_loss = models.DecimalField(
+        _("points for a loss"), max_digits=3, decimal_places=1, default=Decimal("0")
+    )
+    points_bye = models.DecimalField(
+        _("points for a pairing-allocated bye"),
+        max_digits=3,
+        decimal_places=1,
+        default=Decimal("1"),
+    )
+    tiebreaks = models.CharField(
+        _("tie-break order"),
+        max_length=100,
+        default="bh_c1,bh,sb,de,win,bwg,aro",
+        help_text=_("Keys in order: bh, bh_c1, bh_m1, sb, de, win, bwg, aro."),
+    )
+    games_per_pairing = models.PositiveSmallIntegerField(
+        _("games per pairing"), choices=[(1, "1"), (2, "2")], default=1
+    )
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.REGISTRATION
+    )
+    forbid_same_club = models.BooleanField(_("players of the same club do not meet"), default=False)
+    two_person_confirmation = models.BooleanField(
+        _("results need a second organiser's confirmation"), default=False
+    )
+    #: Bumped on every change of a result or a round: the key of cached public pages.
+    version = models.PositiveIntegerField(default=0, editable=False)
+
     class Meta:
         ordering = ["-starts_on", "name"]
         verbose_name = _("tournament")
@@ -39,3 +95,151 @@ class Tournament(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("tournament_detail", kwargs={"slug": self.slug})
+
+    @property
+    def tiebreak_order(self) -> list[str]:
+        return [k.strip() for k in self.tiebreaks.split(",") if k.strip()]
+
+
+class Entrant(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
+    registration = models.OneToOneField(
+        "registrations.Registration",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="entrant",
+    )
+    name = models.CharField(_("name"), max_length=150)
+    club = models.CharField(_("club"), max_length=150, blank=True)
+    rating = models.PositiveIntegerField(_("rating"), null=True, blank=True)
+    starting_number = models.PositiveIntegerField(_("starting number"), null=True, blank=True)
+    checked_in = models.BooleanField(_("checked in"), default=False)
+    joined_round = models.PositiveSmallIntegerField(_("joins at round"), default=1)
+    withdrawn_after = models.PositiveSmallIntegerField(
+        _("withdrawn after round"),
+        null=True,
+        blank=True,
+        help_text=_("Not paired after this round."),
+    )
+
+    class Meta:
+        ordering = ["starting_number", "name"]
+        verbose_name = _("entrant")
+        verbose_name_plural = _("entrants")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "starting_number"], name="entrant_unique_starting_number"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class RequestedBye(models.Model):
+    class Kind(models.TextChoices):
+        HALF = "H", _("half-point bye")
+        ZERO = "Z", _("zero-point bye (absent)")
+
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="requested_byes")
+    round_number = models.PositiveSmallIntegerField(_("round"))
+    kind = models.CharField(_("kind"), max_length=1, choices=Kind.choices, default=Kind.HALF)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["entrant", "round_number"], name="one_bye_request_per_round"
+            )
+        ]
+
+
+class ForbiddenPair(models.Model):
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="forbidden_pairs"
+    )
+    first = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
+    reason = models.CharField(_("reason"), max_length=100, blank=True)
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        PUBLISHED = "published", _("published")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField(_("round"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_unique_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} · {self.number}"
+
+
+RESULTS = [("1-0", "1-0"), ("0-1", "0-1"), ("1/2-1/2", "½-½")]
+TERMINATIONS = [
+    ("home", _("home")),
+    ("blocked", _("blocked")),
+    ("time", _("time")),
+    ("cards", _("cards")),
+    ("resign", _("resign")),
+    ("agreement", _("agreement")),
+    ("forfeit", _("forfeit")),
+]
+
+
+class Board(models.Model):
+    """A pairing of a round and its result (one game per pairing)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="boards")
+    number = models.PositiveSmallIntegerField(_("board"))
+    white = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="+")
+    black = models.ForeignKey(
+        Entrant, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    bye = models.CharField(
+        _("bye"),
+        max_length=1,
+        blank=True,
+        help_text=_("U pairing-allocated, H half-point, Z zero-point"),
+    )
+    explanation = models.JSONField(default=dict, blank=True)
+    result = models.CharField(_("result"), max_length=7, choices=RESULTS, blank=True)
+    termination = models.CharField(
+        _("termination"), max_length=10, choices=TERMINATIONS, blank=True
+    )
+    confirmed = models.BooleanField(_("confirmed"), default=True)
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="board_unique_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} · {self.number}"
+
+
+class ResultChange(models.Model):
+    """Who changed which result when (the result history)."""
+
+    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="changes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
+    at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=10)  # enter, correct, confirm, clear
+    old = models.CharField(max_length=20, blank=True)
+    new = models.CharField(max_length=20, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]

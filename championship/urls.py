@@ -7,6 +7,7 @@ from . import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("tournaments/<slug:slug>/", views.tournament_detail, name="tournament_detail"),
+    path("t/<slug:slug>/", include("championship.urls_tournament")),
     path("", include("registrations.urls")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

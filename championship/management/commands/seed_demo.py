@@ -7,13 +7,15 @@ registrations, and an organiser account (see README.md for its credentials).
 from __future__ import annotations
 
 from datetime import datetime, time, timedelta
+from typing import Any
 
 from django.contrib.auth.models import Group, User
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
 from championship.apps import ORGANISERS_GROUP, ensure_organisers_group
+from championship.demo import create_running_swiss
 from championship.models import Tournament
 from registrations.models import Experience, MasterClassSession, MasterClassSignup, Registration
 
@@ -73,8 +75,33 @@ def organisers_group() -> Group:
 class Command(BaseCommand):
     help = "Create demo data: a tournament, master-class sessions and an organiser account."
 
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--players", type=int, help="create a running Swiss with this many entrants"
+        )
+        parser.add_argument("--rounds", type=int, default=5, help="rounds paired in it (default 5)")
+        parser.add_argument("--slug", default="demo-swiss", help="its slug (default demo-swiss)")
+        parser.add_argument("--seed", type=int, default=1)
+
+    def handle(self, *args: object, **options: Any) -> None:
+        if options.get("players"):
+            t = create_running_swiss(
+                slug=options["slug"],
+                players=options["players"],
+                rounds=options["rounds"],
+                seed=options["seed"],
+            )
+            self.stdout.write(self.style.SUCCESS(f"Running Swiss ready at /t/{t.slug}/"))
+            return
+        self.seed_base()
+        if not Tournament.objects.filter(slug="demo-swiss").exists():
+            t = create_running_swiss(
+                slug="demo-swiss", players=24, rounds=5, name="Toronto Autumn Open (demo)"
+            )
+            self.stdout.write(self.style.SUCCESS(f"Running Swiss ready at /t/{t.slug}/"))
+
     @transaction.atomic
-    def handle(self, *args: object, **options: object) -> None:
+    def seed_base(self) -> None:
         today = timezone.localdate()
         start = today + timedelta(days=30)
         tournament, _ = Tournament.objects.update_or_create(

@@ -1,0 +1,131 @@
+"""The one bridge between the database and the pure pairing code (STYLE.md: load rows → build
+plain data → call the algorithm → save the result)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .models import Board, Entrant, ForbiddenPair, RequestedBye, Tournament
+from .pairing import Player, PointSystem, RoundEntry, TournamentData
+
+WIN_LOSS = {"1-0": ("1", "0"), "0-1": ("0", "1"), "1/2-1/2": ("=", "=")}
+FORFEIT = {"1-0": ("+", "-"), "0-1": ("-", "+")}
+
+
+def points_system(t: Tournament) -> PointSystem:
+    def f(x: object) -> Fraction:
+        return Fraction(str(x))
+
+    return PointSystem(
+        win=f(t.points_win),
+        draw=f(t.points_draw),
+        loss=f(t.points_loss),
+        bye=f(t.points_bye),
+        full_bye=f(t.points_win),
+        half_bye=f(t.points_draw),
+        forfeit_win=f(t.points_win),
+        forfeit_loss=f(t.points_loss),
+    )
+
+
+def total_rounds(t: Tournament, n_players: int) -> int:
+    if t.system == Tournament.System.SWISS:
+        return t.rounds
+    per_cycle = n_players - 1 + n_players % 2
+    return per_cycle * (2 if t.system == Tournament.System.DOUBLE_ROUND_ROBIN else 1)
+
+
+def board_codes(board: Board) -> tuple[str, str | None]:
+    """TRF codes (white's, black's) of a board; ``*`` while it has no result."""
+    if board.black_id is None:
+        return board.bye or "U", None
+    if not board.result:
+        return "*", "*"
+    if board.termination == "forfeit" and board.result in FORFEIT:
+        return FORFEIT[board.result]
+    return WIN_LOSS[board.result]
+
+
+def tournament_data(
+    t: Tournament,
+    *,
+    entrants: list[Entrant] | None = None,
+    boards: list[Board] | None = None,
+    published_only: bool = False,
+) -> TournamentData:
+    """Entrants with starting numbers and every round's entries, as plain data (2 queries)."""
+    if entrants is None:
+        entrants = list(t.entrants.filter(starting_number__isnull=False))
+    if boards is None:
+        qs = Board.objects.filter(round__tournament=t)
+        if published_only:
+            qs = qs.filter(round__status="published")
+        boards = list(qs.select_related("round").order_by("round__number", "number"))
+    by_id = {e.pk: e for e in entrants}
+    rounds_seen = sorted({b.round.number for b in boards})
+    entries: dict[int, dict[int, RoundEntry]] = {e.pk: {} for e in entrants}
+    time_losses: dict[int, dict[int, str]] = {e.pk: {} for e in entrants}
+    for b in boards:
+        r = b.round.number
+        w_code, b_code = board_codes(b)
+        if b.black_id is None:
+            if b.white_id in entries:
+                entries[b.white_id][r] = RoundEntry(None, None, w_code)
+            continue
+        if b.white_id not in by_id or b.black_id not in by_id:
+            continue
+        wn, bn = by_id[b.white_id].starting_number, by_id[b.black_id].starting_number
+        entries[b.white_id][r] = RoundEntry(bn, "w", w_code)
+        entries[b.black_id][r] = RoundEntry(wn, "b", b_code or "*")
+        if b.termination == "time" and b.result in ("1-0", "0-1"):
+            loser = b.black_id if b.result == "1-0" else b.white_id
+            time_losses[loser][r] = "time"
+    players = []
+    for e in sorted(entrants, key=lambda e: e.starting_number or 0):
+        rounds = [
+            entries[e.pk].get(r, RoundEntry(None, None, "Z"))
+            for r in range(1, (max(rounds_seen) if rounds_seen else 0) + 1)
+        ]
+        players.append(
+            Player(
+                number=e.starting_number or 0,
+                name=e.name,
+                rating=e.rating or 0,
+                club=e.club,
+                rounds=rounds,
+                terminations=time_losses[e.pk],
+            )
+        )
+    forbidden = []
+    for fp in ForbiddenPair.objects.filter(tournament=t).select_related("first", "second"):
+        if fp.first.starting_number and fp.second.starting_number:
+            forbidden.append((fp.first.starting_number, fp.second.starting_number))
+    if t.forbid_same_club:
+        by_club: dict[str, list[int]] = {}
+        for e in entrants:
+            if e.club.strip() and e.starting_number:
+                by_club.setdefault(e.club.strip().casefold(), []).append(e.starting_number)
+        for numbers in by_club.values():
+            forbidden += [(a, b) for i, a in enumerate(numbers) for b in numbers[i + 1 :]]
+    return TournamentData(
+        name=t.name,
+        players=players,
+        total_rounds=total_rounds(t, len(players)),
+        points=points_system(t),
+        forbidden_pairs=forbidden,
+    )
+
+
+def absent_for_round(t: Tournament, entrants: list[Entrant], number: int) -> dict[int, str]:
+    """Entrant id → bye code for those not to be paired in round ``number``."""
+    out: dict[int, str] = {}
+    requested = {
+        (rb.entrant_id): rb.kind
+        for rb in RequestedBye.objects.filter(entrant__tournament=t, round_number=number)
+    }
+    for e in entrants:
+        if e.withdrawn_after is not None and e.withdrawn_after < number or e.joined_round > number:
+            out[e.pk] = "Z"
+        elif e.pk in requested:
+            out[e.pk] = requested[e.pk]
+    return out

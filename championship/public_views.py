@@ -1,0 +1,209 @@
+"""Public pages of a tournament: overview, players, pairings, standings, crosstable, a
+player's games, exports. Thin: selectors do the reading (cached)."""
+
+from __future__ import annotations
+
+import csv
+from typing import Any
+
+import tablib
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+
+from . import selectors
+from .models import Entrant, Round, Tournament
+from .pairing import TIEBREAKS, write_trf
+
+TB = {t.key: t for t in TIEBREAKS}
+
+
+def _tournament(slug: str) -> Tournament:
+    return get_object_or_404(Tournament, slug=slug)
+
+
+def _context(t: Tournament, **extra: Any) -> dict[str, Any]:
+    rounds = selectors.published_rounds(t)
+    return {
+        "tournament": t,
+        "rounds": rounds,
+        "tiebreak_columns": [TB[k] for k in t.tiebreak_order if k in TB],
+        **extra,
+    }
+
+
+def overview(request: HttpRequest, slug: str) -> HttpResponse:
+    t = _tournament(slug)
+    rows = selectors.standings_rows(t)[:10]
+    return render(request, "championship/t_overview.html", _context(t, top=rows))
+
+
+def players(request: HttpRequest, slug: str) -> HttpResponse:
+    t = _tournament(slug)
+    entrants = list(t.entrants.exclude(starting_number=None).order_by("starting_number"))
+    if not entrants:
+        entrants = list(t.entrants.order_by("name"))
+    return render(request, "championship/t_players.html", _context(t, entrants=entrants))
+
+
+def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    t = _tournament(slug)
+    entrant = get_object_or_404(Entrant, tournament=t, pk=pk)
+    games = selectors.entrant_games(t, entrant)
+    rows = {r.number: r for r in selectors.standings_rows(t)}
+    lines = []
+    for b in games:
+        if b.black_id is None:
+            lines.append(
+                {
+                    "round": b.round.number,
+                    "board": b,
+                    "opponent": None,
+                    "colour": "",
+                    "score": b.bye,
+                }
+            )
+            continue
+        white = b.white_id == entrant.pk
+        opponent = b.black if white else b.white
+        score = ""
+        if b.result:
+            mine = {"1-0": "1", "0-1": "0", "1/2-1/2": "½"}[b.result]
+            score = mine if white else {"1": "0", "0": "1", "½": "½"}[mine]
+        lines.append(
+            {
+                "round": b.round.number,
+                "board": b,
+                "opponent": opponent,
+                "colour": "w" if white else "b",
+                "score": score,
+            }
+        )
+    return render(
+        request,
+        "championship/t_player.html",
+        _context(t, entrant=entrant, lines=lines, row=rows.get(entrant.starting_number)),
+    )
+
+
+def pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    t = _tournament(slug)
+    try:
+        rnd, boards = selectors.round_boards(t, number)
+    except Round.DoesNotExist:
+        raise Http404(_("This round is not published yet.")) from None
+    points = (
+        {r.number: r.points for r in selectors.standings_rows(t, upto=number - 1)}
+        if number > 1
+        else {}
+    )
+    return render(
+        request,
+        "championship/t_pairings.html",
+        _context(t, round=rnd, boards=boards, points=points, number=number),
+    )
+
+
+def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
+    t = _tournament(slug)
+    upto = request.GET.get("round")
+    upto_n = int(upto) if upto and upto.isdigit() else None
+    rows = selectors.standings_rows(t, upto_n)
+    fmt = request.GET.get("format")
+    if fmt in ("csv", "xlsx"):
+        return _export_standings(t, rows, fmt)
+    return render(request, "championship/t_standings.html", _context(t, rows=rows, upto=upto_n))
+
+
+def _standings_dataset(t: Tournament, rows: list[Any]) -> tablib.Dataset:
+    cols = [TB[k] for k in t.tiebreak_order if k in TB]
+    data = tablib.Dataset(
+        headers=[
+            _("Rank"),
+            _("No."),
+            _("Name"),
+            _("Club"),
+            _("Points"),
+            _("Games"),
+            _("Wins"),
+            _("Draws"),
+            _("Losses"),
+            _("Lost on time"),
+            _("Unplayed"),
+            *[c.abbreviation for c in cols],
+        ]
+    )
+    for r in rows:
+        data.append(
+            [
+                r.rank,
+                r.number,
+                r.name,
+                r.club,
+                float(r.points),
+                r.games,
+                r.wins,
+                r.draws,
+                r.losses,
+                r.time_losses,
+                r.unplayed,
+                *[r.tiebreaks.get(c.key, 0) for c in cols],
+            ]
+        )
+    return data
+
+
+def _export_standings(t: Tournament, rows: list[Any], fmt: str) -> HttpResponse:
+    data = _standings_dataset(t, rows)
+    return _download(data, fmt, f"standings-{t.slug}")
+
+
+def _download(data: tablib.Dataset, fmt: str, name: str) -> HttpResponse:
+    if fmt == "csv":
+        response = HttpResponse(data.export("csv"), content_type="text/csv; charset=utf-8")
+    else:
+        response = HttpResponse(
+            data.export("xlsx"),
+            content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        )
+    response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
+    return response
+
+
+def crosstable_page(request: HttpRequest, slug: str) -> HttpResponse:
+    t = _tournament(slug)
+    rows = selectors.crosstable(t)
+    fmt = request.GET.get("format")
+    if fmt in ("csv", "xlsx"):
+        n = max((len(r.cells) for r in rows), default=0)
+        data = tablib.Dataset(
+            headers=[_("Rank"), _("Name"), *[str(i) for i in range(1, n + 1)], _("Points")]
+        )
+        for r in rows:
+            cells = [f"{c['opponent'] or ''}{c['colour']}{c['result']}" for c in r.cells]
+            data.append(
+                [r.row.rank, r.row.name, *cells, *[""] * (n - len(cells)), float(r.row.points)]
+            )
+        return _download(data, fmt, f"crosstable-{t.slug}")
+    return render(request, "championship/t_crosstable.html", _context(t, rows=rows))
+
+
+def trf_export(request: HttpRequest, slug: str) -> HttpResponse:
+    t = _tournament(slug)
+    text = write_trf(selectors.published_data(t))
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{t.slug}.trf"'
+    return response
+
+
+@never_cache
+def version(request: HttpRequest, slug: str) -> JsonResponse:
+    """Polled by the pages (static/js/live.js) to reload when a result or round changes."""
+    value = Tournament.objects.filter(slug=slug).values_list("version", flat=True).first()
+    if value is None:
+        raise Http404
+    return JsonResponse({"version": value})
+
+
+__all__ = ["csv"]

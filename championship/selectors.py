@@ -1,0 +1,135 @@
+"""Reads for the public and organiser pages: a constant number of queries whatever the field
+size, cached under the tournament's version (bumped on every result or round change)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from django.core.cache import cache
+
+from . import manager
+from .models import Board, Entrant, Round, Tournament
+from .pairing import Row, TournamentData, standings
+
+T = TypeVar("T")
+CACHE_SECONDS = 3600
+
+
+def cached(t: Tournament, key: str, compute: Callable[[], T]) -> T:
+    """Computed once per tournament version; a result change makes a new key."""
+    full = f"champ:{t.pk}:v{t.version}:{key}"
+    try:
+        value = cache.get(full)
+    except Exception:  # the cache is down: compute, never fail the page
+        value = None
+    if value is None:
+        value = compute()
+        try:
+            cache.set(full, value, CACHE_SECONDS)
+        except Exception:
+            pass
+    return value
+
+
+def published_data(t: Tournament) -> TournamentData:
+    return cached(t, "data", lambda: manager.tournament_data(t, published_only=True))
+
+
+def published_rounds(t: Tournament) -> list[int]:
+    return cached(
+        t,
+        "rounds",
+        lambda: list(
+            t.round_set.filter(status=Round.Status.PUBLISHED).values_list("number", flat=True)
+        ),
+    )
+
+
+def complete_rounds(data: TournamentData) -> int:
+    """Rounds in which every game has a result."""
+    n = 0
+    for r in range(1, data.rounds_played + 1):
+        if any(len(p.rounds) >= r and p.rounds[r - 1].code == "*" for p in data.players):
+            break
+        n = r
+    return n
+
+
+def standings_rows(t: Tournament, upto: int | None = None) -> list[Row]:
+    data = published_data(t)
+    upto = data.rounds_played if upto is None else min(upto, data.rounds_played)
+    return cached(
+        t, f"standings:{upto}", lambda: standings(data, upto=upto, order=t.tiebreak_order)
+    )
+
+
+@dataclass
+class CrossRow:
+    row: Row
+    cells: list[dict[str, Any]] = field(default_factory=list)
+
+
+def crosstable(t: Tournament) -> list[CrossRow]:
+    """Per player and round: opponent's rank, colour and result, like chess-results."""
+
+    def compute() -> list[CrossRow]:
+        data = published_data(t)
+        rows = standings(data, order=t.tiebreak_order)
+        rank_of = {r.number: r.rank for r in rows}
+        by = {p.number: p for p in data.players}
+        out = []
+        for row in rows:
+            cells = []
+            for e in by[row.number].rounds:
+                symbol = {
+                    "1": "1",
+                    "0": "0",
+                    "=": "½",
+                    "+": "+",
+                    "-": "−",
+                    "U": "+",
+                    "H": "½",
+                    "F": "+",
+                    "Z": "0",
+                    "*": "",
+                }.get(e.code, e.code)
+                cells.append(
+                    {
+                        "opponent": rank_of.get(e.opponent) if e.opponent else None,
+                        "colour": e.colour or "",
+                        "result": symbol,
+                        "code": e.code,
+                    }
+                )
+            out.append(CrossRow(row, cells))
+        return out
+
+    return cached(t, "crosstable", compute)
+
+
+def round_boards(
+    t: Tournament, number: int, *, include_draft: bool = False
+) -> tuple[Round, list[Board]]:
+    qs = Round.objects.filter(tournament=t, number=number)
+    if not include_draft:
+        qs = qs.filter(status=Round.Status.PUBLISHED)
+    rnd = qs.get()
+    boards = list(rnd.boards.select_related("white", "black").order_by("number"))
+    return rnd, boards
+
+
+def entrant_games(t: Tournament, entrant: Entrant) -> list[Board]:
+    return list(
+        Board.objects.filter(round__tournament=t, round__status=Round.Status.PUBLISHED)
+        .filter(models_q_player(entrant))
+        .select_related("round", "white", "black")
+        .order_by("round__number")
+    )
+
+
+def models_q_player(entrant: Entrant) -> Any:
+    from django.db.models import Q
+
+    return Q(white=entrant) | Q(black=entrant)
