@@ -74,6 +74,7 @@ def create_running_swiss(
     seed: int = 1,
     name: str | None = None,
     unfinished_last: bool = True,
+    total_rounds: int | None = None,
 ) -> Tournament:
     """(Re)create a Swiss with ``players`` entrants and ``rounds`` rounds paired by the engine and
     published, with results in which every termination appears; with ``unfinished_last`` the
@@ -89,7 +90,7 @@ def create_running_swiss(
         ends_on=today + timedelta(days=1),
         registration_open=False,
         system=Tournament.System.SWISS,
-        rounds=max(rounds, 1),
+        rounds=total_rounds or max(rounds + 2, 7),
         status=Tournament.Status.RUNNING,
     )
     Entrant.objects.bulk_create(
@@ -102,25 +103,23 @@ def create_running_swiss(
         )
         for i in range(players)
     )
+    # Every termination appears (the first results take one each), then a realistic mix.
+    forced = ["home", "blocked", "time", "cards", "resign", "agreement", "forfeit"]
     for number in range(1, rounds + 1):
         rnd = services.round_pair_next(tournament=t)
         services.round_publish(round=rnd)
         boards = list(rnd.boards.select_related("white", "black").exclude(black=None))
-        last = number == rounds and unfinished_last
+        last = number == rounds and unfinished_last and rounds > 1
         for i, b in enumerate(boards):
             if last and i % 2:
                 continue
-            _result(b, rng, number, i)
+            _result(b, rng, forced.pop(0) if forced else None)
         t.refresh_from_db()
     return t
 
 
-def _result(b: Board, rng: random.Random, number: int, index: int) -> None:
-    # Every termination appears early (board index), then a realistic mix.
-    forced = ["home", "blocked", "time", "cards", "resign", "agreement", "forfeit"]
-    if number == 1 and index < len(forced):
-        termination = forced[index]
-    else:
+def _result(b: Board, rng: random.Random, termination: str | None) -> None:
+    if termination is None:
         termination = rng.choice(
             WIN_ENDS + DRAW_ENDS + ["forfeit"] * (1 if rng.random() < 0.05 else 0)
         )

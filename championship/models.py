@@ -153,6 +153,9 @@ class RequestedBye(models.Model):
             )
         ]
 
+    def __str__(self) -> str:
+        return f"{self.entrant} · {self.round_number} · {self.kind}"
+
 
 class ForbiddenPair(models.Model):
     tournament = models.ForeignKey(
@@ -161,6 +164,9 @@ class ForbiddenPair(models.Model):
     first = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
     second = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
     reason = models.CharField(_("reason"), max_length=100, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.first} ≠ {self.second}"
 
 
 class Round(models.Model):
@@ -243,3 +249,6 @@ class ResultChange(models.Model):
 
     class Meta:
         ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.board}: {self.old} → {self.new}"

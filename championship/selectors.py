@@ -3,6 +3,7 @@ size, cached under the tournament's version (bumped on every result or round cha
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -26,10 +27,8 @@ def cached(t: Tournament, key: str, compute: Callable[[], T]) -> T:
         value = None
     if value is None:
         value = compute()
-        try:
+        with contextlib.suppress(Exception):
             cache.set(full, value, CACHE_SECONDS)
-        except Exception:
-            pass
     return value
 
 

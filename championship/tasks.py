@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from celery import shared_task
@@ -18,10 +19,9 @@ def status_key(tournament_id: int) -> str:
 
 
 def set_status(tournament_id: int, **status: Any) -> None:
-    try:
+    # Progress is a nicety: pairing goes on without the cache.
+    with contextlib.suppress(Exception):
         cache.set(status_key(tournament_id), status, STATUS_SECONDS)
-    except Exception:  # progress is a nicety; pairing goes on without the cache
-        pass
 
 
 @shared_task

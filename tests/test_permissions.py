@@ -10,6 +10,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
 from championship.apps import ORGANISERS_GROUP
+from championship.demo import create_running_swiss
 from championship.models import Tournament
 from registrations import tokens
 from registrations.models import MasterClassSignup, Registration
@@ -45,6 +46,8 @@ def test_every_url_by_role():
     signup = MasterClassSignup.objects.create(
         session=session, name="S", email="s@example.org", language="en", consent_at=timezone.now()
     )
+    swiss = create_running_swiss(slug="sw", players=6, rounds=1)
+    first = swiss.entrants.order_by("starting_number").first()
     manage = tokens.make_token(tokens.MANAGE, reg.pk, reg.email)
     confirm = tokens.make_token(tokens.CONFIRM, reg.pk, reg.email)
     cancel = tokens.make_token(tokens.SIGNUP, signup.pk, signup.email)
@@ -118,6 +121,18 @@ def test_every_url_by_role():
         "login": (reverse("login"), OK, OK, OK, OK),
         "logout": (reverse("logout"), 405, 405, 405, 405),
         "admin:index": (reverse("admin:index"), LOGIN, LOGIN, LOGIN, OK),
+        "championship:overview": ("/t/sw/", OK, OK, OK, OK),
+        "championship:players": ("/t/sw/players/", OK, OK, OK, OK),
+        "championship:player": (f"/t/sw/players/{first.pk}/", OK, OK, OK, OK),
+        "championship:pairings": ("/t/sw/pairings/1/", OK, OK, OK, OK),
+        "championship:standings": ("/t/sw/standings/", OK, OK, OK, OK),
+        "championship:crosstable": ("/t/sw/crosstable/", OK, OK, OK, OK),
+        "championship:trf": ("/t/sw/export.trf", OK, OK, OK, OK),
+        "championship:version": ("/t/sw/version.json", OK, OK, OK, OK),
+        "championship:dashboard": ("/t/sw/manage/", LOGIN, DENIED, OK, OK),
+        "championship:pair_next": ("/t/sw/manage/pair/", 405, 405, 405, 405),
+        "championship:pair_status": ("/t/sw/manage/pair/status.json", LOGIN, DENIED, OK, OK),
+        "championship:round_manage": ("/t/sw/manage/round/1/", LOGIN, DENIED, OK, OK),
     }
     routed = set(names(get_resolver().url_patterns))
     assert routed <= set(pages), f"URLs without a permission entry: {sorted(routed - set(pages))}"
@@ -144,5 +159,12 @@ def test_every_url_by_role():
     data = {"email": "a@example.org", "action": "anonymise", "confirm": "yes"}
     assert clients[1].post(person, data).status_code == DENIED
     assert Registration.objects.get(pk=reg.pk).anonymised_at is None
+    # Pairing and result entry need the permission too.
+    pair = reverse("championship:pair_next", args=["sw"])
+    assert clients[0].post(pair).status_code == LOGIN
+    assert clients[1].post(pair).status_code == DENIED
+    assert swiss.round_set.count() == 1
+    round_page = reverse("championship:round_manage", args=["sw", 1])
+    assert clients[1].post(round_page, {"action": "results"}).status_code == DENIED
     # A tampered link is refused with a clear page.
     assert clients[0].get(reverse("registrations:manage", args=[manage + "x"])).status_code == 400

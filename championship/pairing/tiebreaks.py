@@ -14,7 +14,7 @@ from fractions import Fraction
 from tiebreak_core import GameRecord, PlayerTiebreakData, calculate_all_strict
 from tiebreak_core.models import FORFEIT_LOSS, FORFEIT_WIN, PAIRING_BYE, PLAYED, REQUESTED_BYE
 
-from .model import TournamentData
+from .model import PointSystem, TournamentData
 
 RULESET = "fide-2024"
 
@@ -42,8 +42,12 @@ BY_KEY: dict[str, Tiebreak] = {t.key: t for t in TIEBREAKS}
 DEFAULT_ORDER: tuple[str, ...] = ("bh_c1", "bh", "sb", "de", "win", "bwg", "aro", "bh_m1")
 
 
+#: Tie-breaks are computed on game points (1 / ½ / 0), whatever the tournament's scoring.
+GAME_POINTS = PointSystem()
+
+
 def to_core(data: TournamentData, upto: int) -> dict[int, PlayerTiebreakData]:
-    """Our rounds as tiebreak-core records (Article 16 kinds)."""
+    """Our rounds as tiebreak-core records (Article 16 kinds), in game points."""
     ratings = {p.number: p.rating for p in data.players}
     players: dict[int, PlayerTiebreakData] = {}
     for p in data.players:
@@ -51,7 +55,7 @@ def to_core(data: TournamentData, upto: int) -> dict[int, PlayerTiebreakData]:
         for i, r in enumerate(p.rounds[:upto], start=1):
             if r.code == "*":
                 continue
-            score = float(data.points.points(r.code))
+            score = float(GAME_POINTS.points(r.code))
             colour = "white" if r.colour == "w" else "black"
             if r.opponent and r.code in "10=WDL":
                 games.append(
@@ -82,14 +86,14 @@ def to_core(data: TournamentData, upto: int) -> dict[int, PlayerTiebreakData]:
                 games.append(GameRecord(-1, 0, 0.0, "white", i, kind=REQUESTED_BYE))
         games.sort(key=lambda g: g.round_number)
         players[p.number] = PlayerTiebreakData(
-            p.number, p.rating, float(p.points(data.points, upto)), games
+            p.number, p.rating, float(p.points(GAME_POINTS, upto)), games
         )
     return players
 
 
 def direct_encounter(data: TournamentData, upto: int) -> dict[int, float]:
-    """Points scored in played games against the players with the same score (C.07 §6 mini
-    table); 0 for a player alone on the score."""
+    """Game points scored in played games against the players with the same score (C.07 §6
+    mini table); 0 for a player alone on the score."""
     points = {p.number: p.points(data.points, upto) for p in data.players}
     out: dict[int, float] = {}
     for p in data.players:
@@ -97,7 +101,7 @@ def direct_encounter(data: TournamentData, upto: int) -> dict[int, float]:
         total = Fraction(0)
         for r in p.rounds[:upto]:
             if r.opponent in mates and r.code in "10=WDL":
-                total += data.points.points(r.code)
+                total += GAME_POINTS.points(r.code)
         out[p.number] = float(total)
     return out
 

@@ -1,0 +1,167 @@
+"""Public and organiser pages of a tournament."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from django.contrib.auth.models import Group, User
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from championship.apps import ORGANISERS_GROUP
+from championship.demo import create_running_swiss
+from championship.models import Board, Round, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def organiser_client() -> Client:
+    user = User.objects.create_user("org", password="pw-organiser-123")
+    user.groups.add(Group.objects.get(name=ORGANISERS_GROUP))
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def pages(slug: str, entrant_pk: int) -> list[str]:
+    base = f"/t/{slug}/"
+    return [
+        base,
+        base + "players/",
+        base + f"players/{entrant_pk}/",
+        base + "pairings/2/",
+        base + "standings/",
+        base + "standings/?round=1",
+        base + "crosstable/",
+        base + "export.trf",
+        base + "standings/?format=csv",
+        base + "crosstable/?format=xlsx",
+    ]
+
+
+def test_public_pages_render_and_show_no_contacts(client: Client) -> None:
+    t = create_running_swiss(slug="s", players=9, rounds=2)
+    e = t.entrants.first()
+    for url in pages("s", e.pk):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert b"@" not in response.content.replace(b"@media", b"") or url.endswith("xlsx")
+    html = client.get("/t/s/standings/").content.decode()
+    assert "BH-C1" in html and "SB" in html
+    cross = client.get("/t/s/crosstable/?format=csv").content.decode()
+    rows = list(csv.reader(io.StringIO(cross)))
+    assert rows[0][:2] == ["Rank", "Name"] and len(rows) == 10
+
+
+def test_draft_rounds_are_not_public(client: Client) -> None:
+    t = create_running_swiss(slug="s", players=6, rounds=1, unfinished_last=False)
+    from championship import services
+
+    services.round_pair_next(tournament=t)
+    assert client.get("/t/s/pairings/2/").status_code == 404
+    assert client.get("/t/s/pairings/1/").status_code == 200
+
+
+def test_version_changes_when_a_result_changes(client: Client, organiser_client: Client) -> None:
+    t = create_running_swiss(slug="s", players=6, rounds=2)
+    v1 = client.get("/t/s/version.json").json()["version"]
+    board = (
+        Board.objects.filter(round__tournament=t, round__number=2, result="")
+        .exclude(black=None)
+        .first()
+    )
+    organiser_client.post(
+        "/t/s/manage/round/2/",
+        {
+            "action": "results",
+            f"result-{board.pk}": "1-0",
+            f"termination-{board.pk}": "home",
+            f"version-{board.pk}": board.version,
+        },
+    )
+    assert client.get("/t/s/version.json").json()["version"] > v1
+    assert Board.objects.get(pk=board.pk).result == "1-0"
+
+
+def measure(client: Client, n: int) -> list[int]:
+    from django.core.cache import cache
+
+    t = create_running_swiss(slug=f"q{n}", players=n, rounds=3)
+    e = t.entrants.order_by("starting_number").first()
+    counts = []
+    for url in pages(t.slug, e.pk):
+        cache.clear()  # uncached: the worst case
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(url).status_code == 200
+        counts.append(len(ctx.captured_queries))
+    return counts
+
+
+def test_public_pages_use_a_constant_number_of_queries(client: Client) -> None:
+    small, large = measure(client, 20), measure(client, 300)
+    assert small == large
+    assert max(large) <= 12, large
+
+
+def test_cached_standings_need_no_recomputation(client: Client) -> None:
+    create_running_swiss(slug="c", players=12, rounds=2)
+    client.get("/t/c/standings/")
+    with CaptureQueriesContext(connection) as ctx:
+        client.get("/t/c/standings/")
+    assert len(ctx.captured_queries) <= 3  # tournament (+ session); the table comes from the cache
+
+
+def test_organiser_pairs_publishes_and_enters_results(organiser_client: Client) -> None:
+    t = Tournament.objects.create(
+        name="T", slug="o", starts_on="2027-03-14", ends_on="2027-03-14", rounds=2
+    )
+    page = organiser_client.get("/t/o/manage/")
+    assert page.status_code == 200
+    for name in ("Анна", "Boris", "Clara", "Dmitri"):
+        organiser_client.post("/t/o/manage/", {"action": "add", "name": name, "rating": "1500"})
+    response = organiser_client.post("/t/o/manage/pair/")
+    assert response.status_code == 302
+    rnd = Round.objects.get(tournament=t, number=1)
+    assert rnd.status == "draft"
+    status = organiser_client.get("/t/o/manage/pair/status.json").json()
+    assert status["state"] == "done" and status["round"] == 1
+    draft = organiser_client.get("/t/o/manage/round/1/").content.decode()
+    assert "score group" in draft
+    organiser_client.post("/t/o/manage/round/1/", {"action": "publish"})
+    boards = list(Board.objects.filter(round=rnd))
+    data = {"action": "results"}
+    for b in boards:
+        data[f"result-{b.pk}"] = "1-0"
+        data[f"termination-{b.pk}"] = "home"
+        data[f"version-{b.pk}"] = str(b.version)
+    organiser_client.post("/t/o/manage/round/1/", data)
+    assert all(b.result == "1-0" for b in Board.objects.filter(round=rnd))
+    # The same form sent again by a second organiser with other values: told, nothing lost.
+    stale = dict(data)
+    for b in boards:
+        stale[f"result-{b.pk}"] = "0-1"
+    response = organiser_client.post("/t/o/manage/round/1/", stale)
+    assert response.status_code == 200
+    assert "Someone else changed this result" in response.content.decode()
+    assert all(b.result == "1-0" for b in Board.objects.filter(round=rnd))
+    # Next round, and an impossible request: pairing a third round of two.
+    organiser_client.post("/t/o/manage/pair/")
+    organiser_client.post("/t/o/manage/round/2/", {"action": "publish"})
+    for b in Board.objects.filter(round__number=2, round__tournament=t):
+        organiser_client.post(
+            "/t/o/manage/round/2/",
+            {
+                "action": "results",
+                f"result-{b.pk}": "1/2-1/2",
+                f"termination-{b.pk}": "cards",
+                f"version-{b.pk}": b.version,
+            },
+        )
+    organiser_client.post("/t/o/manage/pair/")
+    status = organiser_client.get("/t/o/manage/pair/status.json").json()
+    assert status["state"] == "error" and "no rounds left" in status["text"]
+    assert Round.objects.filter(tournament=t).count() == 2

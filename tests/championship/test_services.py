@@ -1,0 +1,237 @@
+"""Championship services: pairing rounds, manual edits, publishing, results, concurrency."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from championship import services
+from championship.demo import create_running_swiss
+from championship.models import Board, Entrant, RequestedBye, ResultChange, Round, Tournament
+from championship.selectors import standings_rows
+from registrations.models import Registration
+
+pytestmark = pytest.mark.django_db
+
+
+def make(system: str = "swiss", n: int = 6, rounds: int = 3, **extra: object) -> Tournament:
+    t = Tournament.objects.create(
+        name="T",
+        slug=f"t-{system}-{n}",
+        starts_on="2027-03-14",
+        ends_on="2027-03-14",
+        system=system,
+        rounds=rounds,
+        **extra,
+    )
+    for i in range(n):
+        Entrant.objects.create(
+            tournament=t, name=f"P{i + 1}", rating=2000 - 10 * i, checked_in=True
+        )
+    return t
+
+
+def finish(rnd: Round, result: str = "1-0", termination: str = "home") -> None:
+    services.round_publish(round=rnd)
+    for b in rnd.boards.exclude(black=None):
+        services.result_enter(
+            board=b, result=result, termination=termination, user=None, expected_version=b.version
+        )
+
+
+def test_round_one_numbers_by_rating_and_pairs_top_half_against_bottom_half() -> None:
+    t = make(n=6)
+    Entrant.objects.create(tournament=t, name="Late", rating=2500, checked_in=False)
+    rnd = services.round_pair_next(tournament=t)
+    assert rnd.status == "draft" and rnd.number == 1
+    boards = list(rnd.boards.select_related("white", "black"))
+    assert [(b.white.starting_number, b.black.starting_number) for b in boards] == [
+        (1, 4),
+        (5, 2),
+        (3, 6),
+    ]
+    assert Entrant.objects.get(name="Late").starting_number is None  # not checked in: not paired
+    assert boards[0].explanation["score_group"] == "0"
+
+
+def test_cannot_pair_over_a_draft_or_unfinished_round_or_past_the_last() -> None:
+    t = make(n=4, rounds=1)
+    rnd = services.round_pair_next(tournament=t)
+    with pytest.raises(services.ChampionshipError, match="still a draft"):
+        services.round_pair_next(tournament=t)
+    services.round_publish(round=rnd)
+    with pytest.raises(services.ChampionshipError, match="without a result"):
+        services.round_pair_next(tournament=t)
+    finish(rnd)
+    with pytest.raises(services.ChampionshipError, match="no rounds left"):
+        services.round_pair_next(tournament=t)
+    assert t.round_set.count() == 1
+
+
+def test_round_robin_runs_out_of_rounds() -> None:
+    t = make(system="rr", n=4)
+    for _ in range(3):
+        finish(services.round_pair_next(tournament=t))
+    with pytest.raises(services.ChampionshipError, match="no rounds left"):
+        services.round_pair_next(tournament=t)
+    met = {frozenset((b.white_id, b.black_id)) for b in Board.objects.filter(round__tournament=t)}
+    assert len(met) == 6  # everyone met everyone
+
+
+def test_requested_bye_withdrawal_and_late_entry() -> None:
+    t = make(n=6, rounds=3)
+    finish(services.round_pair_next(tournament=t))
+    p1 = t.entrants.get(name="P1")
+    p2 = t.entrants.get(name="P2")
+    RequestedBye.objects.create(entrant=p1, round_number=2, kind="H")
+    services.entrant_withdraw(entrant=p2)
+    late = services.entrant_add(
+        tournament=t, name="Late", rating=1500, joined_round=2, checked_in=True
+    )
+    assert late.starting_number == 7
+    rnd = services.round_pair_next(tournament=t)
+    boards = list(rnd.boards.all())
+    half = [b for b in boards if b.white_id == p1.pk]
+    assert half and half[0].bye == "H" and half[0].black_id is None
+    assert not any(p2.pk in (b.white_id, b.black_id) for b in boards)
+    assert any(late.pk in (b.white_id, b.black_id) for b in boards)
+    finish(rnd)
+    rows = {r.name: r for r in standings_rows(Tournament.objects.get(pk=t.pk))}
+    assert rows["Late"].unplayed == 1  # round 1: not yet in the tournament
+    assert rows["P1"].unplayed == 1
+
+
+def test_manual_edits_warn_about_rematches_and_publishing_freezes_them() -> None:
+    t = make(n=4, rounds=3)
+    r1 = services.round_pair_next(tournament=t)
+    finish(r1)
+    r2 = services.round_pair_next(tournament=t)
+    b1, b2 = list(r2.boards.all())
+    first_round_opponent = (
+        Board.objects.get(round=r1, white=b1.white).black_id
+        or Board.objects.get(round=r1, black=b1.white).white_id
+    )
+    side = "white" if b2.white_id == first_round_opponent else "black"
+    services.boards_swap_players(first=b1, first_side="black", second=b2, second_side=side)
+    assert any("played each other" in w for w in services.edit_warnings(r2))
+    services.board_swap_colours(board=b1)
+    services.round_publish(round=r2)
+    with pytest.raises(services.ChampionshipError):
+        services.board_swap_colours(board=Board.objects.get(pk=b1.pk))
+
+
+def test_result_entry_history_and_lost_update_protection() -> None:
+    t = make(n=4, rounds=2)
+    rnd = services.round_pair_next(tournament=t)
+    board = rnd.boards.exclude(black=None).first()
+    with pytest.raises(services.ChampionshipError, match="published"):
+        services.result_enter(
+            board=board, result="1-0", termination="home", user=None, expected_version=0
+        )
+    services.round_publish(round=rnd)
+    alice = User.objects.create_user("alice")
+    bob = User.objects.create_user("bob")
+    seen_by_alice = board.version
+    seen_by_bob = board.version
+    services.result_enter(
+        board=board, result="1-0", termination="home", user=alice, expected_version=seen_by_alice
+    )
+    with pytest.raises(services.ConcurrentEdit) as exc:
+        services.result_enter(
+            board=Board.objects.get(pk=board.pk),
+            result="0-1",
+            termination="time",
+            user=bob,
+            expected_version=seen_by_bob,
+        )
+    assert exc.value.board.result == "1-0"  # the second saver is shown the current value
+    board.refresh_from_db()
+    assert (board.result, board.termination) == ("1-0", "home")
+    services.result_enter(
+        board=board,
+        result="1/2-1/2",
+        termination="agreement",
+        user=bob,
+        expected_version=board.version,
+    )
+    history = list(
+        ResultChange.objects.filter(board=board)
+        .order_by("at", "pk")
+        .values_list("user__username", "action", "old", "new")
+    )
+    assert history == [
+        ("alice", "enter", "", "1-0 home"),
+        ("bob", "correct", "1-0 home", "1/2-1/2 agreement"),
+    ]
+    with pytest.raises(services.ChampionshipError, match="draw"):
+        services.result_enter(
+            board=board, result="1-0", termination="cards", user=bob, expected_version=board.version
+        )
+
+
+def test_two_person_confirmation() -> None:
+    t = make(n=2, rounds=1, two_person_confirmation=True)
+    rnd = services.round_pair_next(tournament=t)
+    services.round_publish(round=rnd)
+    board = rnd.boards.get()
+    alice = User.objects.create_user("alice")
+    bob = User.objects.create_user("bob")
+    services.result_enter(
+        board=board, result="0-1", termination="resign", user=alice, expected_version=0
+    )
+    board.refresh_from_db()
+    assert not board.confirmed
+    with pytest.raises(services.ChampionshipError, match="another organiser"):
+        services.result_confirm(board=board, user=alice)
+    services.result_confirm(board=board, user=bob)
+    board.refresh_from_db()
+    assert board.confirmed
+
+
+def test_standings_count_time_forfeits_and_unplayed_and_custom_points() -> None:
+    t = make(n=4, rounds=1, points_win=Decimal("2"), points_draw=Decimal("1"))
+    rnd = services.round_pair_next(tournament=t)
+    services.round_publish(round=rnd)
+    b1, b2 = list(rnd.boards.all())
+    services.result_enter(board=b1, result="1-0", termination="time", user=None, expected_version=0)
+    services.result_enter(
+        board=b2, result="0-1", termination="forfeit", user=None, expected_version=0
+    )
+    rows = {r.number: r for r in standings_rows(Tournament.objects.get(pk=t.pk))}
+    loser = b1.black.starting_number
+    assert rows[loser].time_losses == 1 and rows[loser].losses == 1
+    assert rows[b1.white.starting_number].points == 2
+    absent = b2.white.starting_number
+    assert rows[absent].unplayed == 1 and rows[absent].games == 0
+
+
+def test_import_confirmed_registrations_once() -> None:
+    t = make(n=0)
+    now = timezone.now()
+    for i, confirmed in enumerate([True, True, False]):
+        Registration.objects.create(
+            tournament=t,
+            name=f"R{i}",
+            email=f"r{i}@example.org",
+            phone="+14165550123",
+            experience="club",
+            language="en",
+            consent_at=now,
+            email_confirmed_at=now if confirmed else None,
+        )
+    assert services.entrants_import_registrations(tournament=t) == 2
+    assert services.entrants_import_registrations(tournament=t) == 0
+
+
+def test_demo_swiss_has_every_termination() -> None:
+    t = create_running_swiss(slug="demo", players=12, rounds=3)
+    terminations = set(
+        Board.objects.filter(round__tournament=t)
+        .exclude(termination="")
+        .values_list("termination", flat=True)
+    )
+    assert terminations == {"home", "blocked", "time", "cards", "resign", "agreement", "forfeit"}
+    assert t.round_set.filter(status="published").count() == 3
