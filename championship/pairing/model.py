@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Literal
 
 Colour = Literal["w", "b"]
@@ -27,7 +28,9 @@ class PointSystem:
     forfeit_win: Fraction = Fraction(1)
     forfeit_loss: Fraction = Fraction(0)
 
-    def points(self, code: str) -> Fraction:
+    @cached_property
+    def table(self) -> dict[str, Fraction]:
+        """Points by TRF result code (``*``, not played yet, scores nothing)."""
         return {
             "1": self.win,
             "W": self.win,
@@ -41,7 +44,11 @@ class PointSystem:
             "F": self.full_bye,
             "H": self.half_bye,
             "Z": Fraction(0),
-        }[code]
+            "*": Fraction(0),
+        }
+
+    def points(self, code: str) -> Fraction:
+        return self.table[code]
 
 
 @dataclass(frozen=True)
@@ -70,7 +77,8 @@ class Player:
 
     def points(self, system: PointSystem, upto: int | None = None) -> Fraction:
         rounds = self.rounds if upto is None else self.rounds[:upto]
-        return sum((system.points(r.code) for r in rounds if r.code != "*"), Fraction(0))
+        table = system.table
+        return sum([table[r.code] for r in rounds], Fraction(0))
 
 
 @dataclass

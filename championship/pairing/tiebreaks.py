@@ -7,11 +7,10 @@ value is computed here (tiebreak-core only orders by it)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from tiebreak_core import GameRecord, PlayerTiebreakData, calculate_all_strict
+from tiebreak_core import GameRecord, PlayerTiebreakData, fide2024
 from tiebreak_core.models import FORFEIT_LOSS, FORFEIT_WIN, PAIRING_BYE, PLAYED, REQUESTED_BYE
 
 from .model import PointSystem, TournamentData
@@ -94,13 +93,13 @@ def to_core(data: TournamentData, upto: int) -> dict[int, PlayerTiebreakData]:
 def direct_encounter(data: TournamentData, upto: int) -> dict[int, float]:
     """Game points scored in played games against the players with the same score (C.07 §6
     mini table); 0 for a player alone on the score."""
-    points = {p.number: p.points(data.points, upto) for p in data.players}
+    points = {p.number: p.points(GAME_POINTS, upto) for p in data.players}
     out: dict[int, float] = {}
     for p in data.players:
-        mates = {q for q, s in points.items() if s == points[p.number] and q != p.number}
+        mine = points[p.number]
         total = Fraction(0)
         for r in p.rounds[:upto]:
-            if r.opponent in mates and r.code in "10=WDL":
+            if r.opponent is not None and r.code in "10=WDL" and points.get(r.opponent) == mine:
                 total += GAME_POINTS.points(r.code)
         out[p.number] = float(total)
     return out
@@ -109,24 +108,23 @@ def direct_encounter(data: TournamentData, upto: int) -> dict[int, float]:
 def compute(
     data: TournamentData, upto: int, keys: tuple[str, ...] | list[str]
 ) -> dict[int, dict[str, float]]:
-    """Tie-break values per starting number for the rounds up to ``upto``."""
+    """Tie-break values per starting number for the rounds up to ``upto`` (one pass of
+    tiebreak-core over all players: its precomputation is shared)."""
     core = to_core(data, upto)
-    criteria = [BY_KEY[k].core for k in keys if BY_KEY[k].core]
+    criteria = [t.core for k in keys if (t := BY_KEY[k]).core]
     values: dict[int, dict[str, float]] = {n: {} for n in core}
-    if upto > 0 and criteria:
-        for number, player in core.items():
-            got: Mapping[str, float] = calculate_all_strict(
-                player, core, criteria, total_rounds=upto, ruleset=RULESET
-            )
+    if criteria:
+        if upto > 0 and core:
+            # Our records are built above, so tiebreak-core's input validation is skipped.
+            ranked = fide2024.rank_standings(core, criteria, upto)
+            got = {p.player_id: p.values for p in ranked.players}
+        else:
+            got = {n: {c: 0.0 for c in criteria} for n in core}
+        for number in core:
             for k in keys:
                 t = BY_KEY[k]
                 if t.core:
-                    values[number][k] = float(got[t.core])
-    elif criteria:
-        for number in core:
-            for k in keys:
-                if BY_KEY[k].core:
-                    values[number][k] = 0.0
+                    values[number][k] = float(got[number][t.core])
     if "de" in keys:
         de = direct_encounter(data, upto)
         for number in core:
