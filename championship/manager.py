@@ -35,57 +35,59 @@ def total_rounds(t: Tournament, n_players: int) -> int:
     return per_cycle * (2 if t.system == Tournament.System.DOUBLE_ROUND_ROBIN else 1)
 
 
-def board_codes(board: Board) -> tuple[str, str | None]:
+def codes(black_id: int | None, bye: str, result: str, termination: str) -> tuple[str, str | None]:
     """TRF codes (white's, black's) of a board; ``*`` while it has no result."""
-    if board.black_id is None:
-        return board.bye or "U", None
-    if not board.result:
+    if black_id is None:
+        return bye or "U", None
+    if not result:
         return "*", "*"
-    if board.termination == "forfeit" and board.result in FORFEIT:
-        return FORFEIT[board.result]
-    return WIN_LOSS[board.result]
+    if termination == "forfeit" and result in FORFEIT:
+        return FORFEIT[result]
+    return WIN_LOSS[result]
+
+
+def board_codes(board: Board) -> tuple[str, str | None]:
+    return codes(board.black_id, board.bye, board.result, board.termination)
+
+
+BOARD_FIELDS = ("round__number", "white_id", "black_id", "bye", "result", "termination")
 
 
 def tournament_data(
     t: Tournament,
     *,
     entrants: list[Entrant] | None = None,
-    boards: list[Board] | None = None,
     published_only: bool = False,
 ) -> TournamentData:
-    """Entrants with starting numbers and every round's entries, as plain data (2 queries)."""
+    """Entrants with starting numbers and every round's entries, as plain data (3 queries;
+    boards are read as value tuples, not model instances, since a big field has thousands)."""
     if entrants is None:
         entrants = list(t.entrants.filter(starting_number__isnull=False))
-    if boards is None:
-        qs = Board.objects.filter(round__tournament=t)
-        if published_only:
-            qs = qs.filter(round__status="published")
-        boards = list(qs.select_related("round").order_by("round__number", "number"))
+    qs = Board.objects.filter(round__tournament=t)
+    if published_only:
+        qs = qs.filter(round__status="published")
+    rows = list(qs.order_by("round__number", "number").values_list(*BOARD_FIELDS))
     by_id = {e.pk: e for e in entrants}
-    rounds_seen = sorted({b.round.number for b in boards})
+    last_round = max((r[0] for r in rows), default=0)
     entries: dict[int, dict[int, RoundEntry]] = {e.pk: {} for e in entrants}
     time_losses: dict[int, dict[int, str]] = {e.pk: {} for e in entrants}
-    for b in boards:
-        r = b.round.number
-        w_code, b_code = board_codes(b)
-        if b.black_id is None:
-            if b.white_id in entries:
-                entries[b.white_id][r] = RoundEntry(None, None, w_code)
+    for r, white_id, black_id, bye, result, termination in rows:
+        w_code, b_code = codes(black_id, bye, result, termination)
+        if black_id is None:
+            if white_id in entries:
+                entries[white_id][r] = RoundEntry(None, None, w_code)
             continue
-        if b.white_id not in by_id or b.black_id not in by_id:
+        if white_id not in by_id or black_id not in by_id:
             continue
-        wn, bn = by_id[b.white_id].starting_number, by_id[b.black_id].starting_number
-        entries[b.white_id][r] = RoundEntry(bn, "w", w_code)
-        entries[b.black_id][r] = RoundEntry(wn, "b", b_code or "*")
-        if b.termination == "time" and b.result in ("1-0", "0-1"):
-            loser = b.black_id if b.result == "1-0" else b.white_id
-            time_losses[loser][r] = "time"
+        wn, bn = by_id[white_id].starting_number, by_id[black_id].starting_number
+        entries[white_id][r] = RoundEntry(bn, "w", w_code)
+        entries[black_id][r] = RoundEntry(wn, "b", b_code or "*")
+        if termination == "time" and result in ("1-0", "0-1"):
+            time_losses[black_id if result == "1-0" else white_id][r] = "time"
+    absent = RoundEntry(None, None, "Z")
     players = []
     for e in sorted(entrants, key=lambda e: e.starting_number or 0):
-        rounds = [
-            entries[e.pk].get(r, RoundEntry(None, None, "Z"))
-            for r in range(1, (max(rounds_seen) if rounds_seen else 0) + 1)
-        ]
+        rounds = [entries[e.pk].get(r, absent) for r in range(1, last_round + 1)]
         players.append(
             Player(
                 number=e.starting_number or 0,

@@ -33,11 +33,13 @@ def standings(
     *,
     upto: int | None = None,
     order: tuple[str, ...] | list[str] = tiebreaks.DEFAULT_ORDER,
+    extra: tuple[str, ...] | list[str] = (),
 ) -> list[Row]:
-    """Rank players by points, then by the tie-breaks in ``order`` (all eight are computed);
-    players equal on everything share a rank and are listed by starting number."""
+    """Rank players by points, then by the tie-breaks in ``order`` (and compute those in
+    ``extra`` too); players equal on everything share a rank and are listed by starting
+    number."""
     upto = data.rounds_played if upto is None else upto
-    keys = list(dict.fromkeys([*order, *(t.key for t in tiebreaks.TIEBREAKS)]))
+    keys = list(dict.fromkeys([*order, *extra]))
     values = tiebreaks.compute(data, upto, keys)
     rows = []
     for p in data.players:

@@ -45,48 +45,49 @@ DEFAULT_ORDER: tuple[str, ...] = ("bh_c1", "bh", "sb", "de", "win", "bwg", "aro"
 GAME_POINTS = PointSystem()
 
 
+_SCORE: dict[str, float] = {code: float(v) for code, v in GAME_POINTS.table.items()}
+_KIND_WITH_OPPONENT = {code: PLAYED for code in "10=WDL"} | {"+": FORFEIT_WIN, "-": FORFEIT_LOSS}
+
+
 def to_core(data: TournamentData, upto: int) -> dict[int, PlayerTiebreakData]:
-    """Our rounds as tiebreak-core records (Article 16 kinds), in game points."""
+    """Our rounds as tiebreak-core records (Article 16 kinds), in game points. Rounds without
+    an entry (late entry, withdrawal) are zero-point byes (C.07 §16.1); ``*`` (not played
+    yet) is left out."""
     ratings = {p.number: p.rating for p in data.players}
+    score = _SCORE
+    with_opponent = _KIND_WITH_OPPONENT
     players: dict[int, PlayerTiebreakData] = {}
     for p in data.players:
         games = []
-        for i, r in enumerate(p.rounds[:upto], start=1):
-            if r.code == "*":
-                continue
-            score = float(GAME_POINTS.points(r.code))
-            colour = "white" if r.colour == "w" else "black"
-            if r.opponent and r.code in "10=WDL":
-                games.append(
-                    GameRecord(
-                        r.opponent, ratings.get(r.opponent, 0), score, colour, i, kind=PLAYED
-                    )
-                )
-            elif r.opponent and r.code == "+":
-                games.append(
-                    GameRecord(
-                        r.opponent, ratings.get(r.opponent, 0), score, colour, i, kind=FORFEIT_WIN
-                    )
-                )
-            elif r.opponent and r.code == "-":
-                games.append(
-                    GameRecord(
-                        r.opponent, ratings.get(r.opponent, 0), score, colour, i, kind=FORFEIT_LOSS
-                    )
-                )
-            elif r.code in "UF":
-                games.append(GameRecord(-1, 0, score, "white", i, kind=PAIRING_BYE))
-            else:  # H, Z, or a double forfeit: a round not played by choice or absence
-                games.append(GameRecord(-1, 0, score, "white", i, kind=REQUESTED_BYE))
-        # Rounds with no entry (late entry, withdrawal): zero-point byes (C.07 §16.1).
-        seen = {g.round_number for g in games}
+        total = 0.0
+        rounds = p.rounds
         for i in range(1, upto + 1):
-            if i not in seen and (i > len(p.rounds) or p.rounds[i - 1].code != "*"):
+            if i > len(rounds):
                 games.append(GameRecord(-1, 0, 0.0, "white", i, kind=REQUESTED_BYE))
-        games.sort(key=lambda g: g.round_number)
-        players[p.number] = PlayerTiebreakData(
-            p.number, p.rating, float(p.points(GAME_POINTS, upto)), games
-        )
+                continue
+            r = rounds[i - 1]
+            code = r.code
+            if code == "*":
+                continue
+            value = score[code]
+            total += value
+            kind = with_opponent.get(code) if r.opponent else None
+            if kind is not None:
+                games.append(
+                    GameRecord(
+                        r.opponent,  # type: ignore[arg-type]
+                        ratings.get(r.opponent, 0),  # type: ignore[arg-type]
+                        value,
+                        "white" if r.colour == "w" else "black",
+                        i,
+                        kind=kind,
+                    )
+                )
+            elif code in "UF":
+                games.append(GameRecord(-1, 0, value, "white", i, kind=PAIRING_BYE))
+            else:  # H, Z, or a double forfeit: a round not played by choice or absence
+                games.append(GameRecord(-1, 0, value, "white", i, kind=REQUESTED_BYE))
+        players[p.number] = PlayerTiebreakData(p.number, p.rating, total, games)
     return players
 
 

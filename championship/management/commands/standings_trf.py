@@ -46,7 +46,7 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from None
         writer = csv.writer(self.stdout, lineterminator="\n")
         writer.writerow(["Rank", "SNo", "Name", "Pts", *HEADERS])
-        for row in standings(data, order=order):
+        for row in standings(data, order=order, extra=COLUMNS):
             aro = row.tiebreaks["aro"]
             writer.writerow(
                 [row.rank, row.number, row.name, number(float(row.points))]
