@@ -7,6 +7,7 @@ import csv
 from typing import Any
 
 import tablib
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.html import escape
@@ -32,6 +33,7 @@ def _context(t: Tournament, **extra: Any) -> dict[str, Any]:
         "tournament": t,
         "rounds": rounds,
         "tiebreak_columns": [TB[k] for k in t.tiebreak_order if k in TB],
+        "poll_seconds": settings.LIVE_POLL_SECONDS,
         **extra,
     }
 

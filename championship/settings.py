@@ -250,6 +250,9 @@ PUBLIC_FORM_RATE = os.environ.get("PUBLIC_FORM_RATE", "10/m")
 RATELIMIT_IP_META_KEY = os.environ.get("RATELIMIT_IP_META_KEY") or None
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"] if not REDIS_URL else []
 
+# Public tournament pages check for new results this often (seconds) and reload.
+LIVE_POLL_SECONDS = int(os.environ.get("LIVE_POLL_SECONDS", "20"))
+
 # Signed links in e-mails stay valid this long (seconds).
 SIGNED_LINK_MAX_AGE = int(os.environ.get("SIGNED_LINK_MAX_AGE", str(60 * 60 * 24 * 120)))
 

@@ -6,7 +6,6 @@
   var seen = root.getAttribute("data-version");
   var every = parseInt(root.getAttribute("data-poll-seconds") || "20", 10) * 1000;
   function poll() {
-    if (document.hidden) return;
     fetch(url, { cache: "no-store", credentials: "same-origin" })
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (data) {
@@ -15,5 +14,5 @@
       .catch(function () { /* offline for a moment: try again later */ });
   }
   setInterval(poll, every);
-  document.addEventListener("visibilitychange", poll);
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
 })();

@@ -56,28 +56,37 @@ def browser() -> Iterator[Any]:
         browser.close()
 
 
-@pytest.fixture
-def phone_page(browser: Any) -> Iterator[Any]:
-    """A page the size of a phone, collecting console errors (CSP violations among them)."""
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, locale="en-CA"
-    )
-    # Record every Content-Security-Policy violation the page reports.
+def watched_page(browser: Any, **context_options: Any) -> tuple[Any, Any]:
+    """(context, page) recording console errors and every CSP violation the pages report."""
+    context = browser.new_context(**context_options)
     context.add_init_script(
         "window.__csp = [];"
         "document.addEventListener('securitypolicyviolation',"
         " e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));"
     )
     page = context.new_page()
-    page.console_errors = []  # type: ignore[attr-defined]
+    page.console_errors = []
     page.on("console", lambda m: m.type == "error" and page.console_errors.append(m.text))
+    return context, page
+
+
+@pytest.fixture
+def phone_page(browser: Any) -> Iterator[Any]:
+    """A page the size of a phone, collecting console errors (CSP violations among them)."""
+    context, page = watched_page(
+        browser,
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        locale="en-CA",
+    )
     yield page
     context.close()
 
 
 def csp_violations(page: Any) -> list[str]:
     """Violations on the current page plus CSP errors logged on any page so far."""
-    seen = list(page.evaluate("window.__csp || []"))
+    seen = list(page.evaluate("window.__csp || []"))  # recorded where the init script ran
     return seen + [m for m in page.console_errors if "Content Security Policy" in m]
 
 

@@ -1,0 +1,87 @@
+"""An organiser pairs round 1, enters results, publishes round 2; a spectator sees the
+standings change without reloading."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Group, User
+
+from championship.apps import ORGANISERS_GROUP
+from championship.models import Board, Entrant, Round, Tournament
+from tests.browser.conftest import csp_violations, watched_page
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_organiser_runs_rounds_and_spectator_sees_standings_change(
+    live_server: Any, browser: Any, settings: Any
+) -> None:
+    settings.LIVE_POLL_SECONDS = 1
+    user = User.objects.create_user("org", password="pw-organiser-123")
+    user.groups.add(Group.objects.get(name=ORGANISERS_GROUP))
+    t = Tournament.objects.create(
+        name="Hall Open",
+        slug="hall",
+        starts_on="2027-03-14",
+        ends_on="2027-03-14",
+        rounds=3,
+        registration_open=False,
+    )
+    for i, name in enumerate(["Анна", "Boris", "Clara", "Dmitri"]):
+        Entrant.objects.create(tournament=t, name=name, rating=1800 - i * 50, checked_in=True)
+
+    spectator_ctx, spectator = watched_page(browser, viewport={"width": 390, "height": 844})
+    org_ctx, org = watched_page(browser, viewport={"width": 1280, "height": 900})
+
+    org.goto(f"{live_server.url}/accounts/login/?next=/t/hall/manage/")
+    org.fill("#id_username", "org")
+    org.fill("#id_password", "pw-organiser-123")
+    org.click("main button[type=submit]")
+    org.wait_for_url(f"{live_server.url}/t/hall/manage/")
+    org.click("text=Pair the next round")
+    org.wait_for_load_state()
+    org.click("a:has-text('Round 1')")
+    org.wait_for_url("**/manage/round/1/")
+    assert "score group" in org.inner_text("main")
+    org.click("text=Publish the round")
+    org.wait_for_load_state()
+
+    spectator.goto(f"{live_server.url}/t/hall/standings/")
+    before = spectator.inner_text("table")
+    assert "Анна" in before
+
+    boards = list(Board.objects.filter(round__tournament=t, round__number=1).order_by("number"))
+    for b in boards:
+        org.select_option(f"select[name=result-{b.pk}]", "1-0")
+        org.select_option(f"select[name=termination-{b.pk}]", "home")
+    org.click("text=Save results")
+    org.wait_for_load_state()
+    assert "2 result(s) saved" in org.inner_text("main")
+
+    # The spectator's page reloads by itself and shows the winners with a point.
+    points = spectator.locator("tbody tr").first.locator("td").nth(2)
+    for _ in range(150):  # the page polls every second (LIVE_POLL_SECONDS) and reloads
+        if points.inner_text().strip() == "1":
+            break
+        spectator.wait_for_timeout(100)
+    assert points.inner_text().strip() == "1"
+    after = spectator.inner_text("table")
+    assert after != before
+    winners = [b.white.name for b in boards]
+    first_rows = spectator.locator("tbody tr").all_inner_texts()[:2]
+    assert all(any(w in row for row in first_rows) for w in winners)
+
+    org.goto(f"{live_server.url}/t/hall/manage/")
+    org.click("text=Pair the next round")
+    org.wait_for_load_state()
+    org.click("a:has-text('Round 2')")
+    org.click("text=Publish the round")
+    org.wait_for_load_state()
+    assert Round.objects.get(tournament=t, number=2).status == "published"
+    spectator.goto(f"{live_server.url}/t/hall/pairings/2/")
+    assert "Round 2" in spectator.inner_text("main")
+    assert csp_violations(spectator) == [] and csp_violations(org) == []
+    spectator_ctx.close()
+    org_ctx.close()
