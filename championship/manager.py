@@ -35,22 +35,64 @@ def total_rounds(t: Tournament, n_players: int) -> int:
     return per_cycle * (2 if t.system == Tournament.System.DOUBLE_ROUND_ROBIN else 1)
 
 
-def codes(black_id: int | None, bye: str, result: str, termination: str) -> tuple[str, str | None]:
-    """TRF codes (white's, black's) of a board; ``*`` while it has no result."""
+GAME_SCORE = {
+    "1-0": (Fraction(1), Fraction(0)),
+    "0-1": (Fraction(0), Fraction(1)),
+    "1/2-1/2": (Fraction(1, 2), Fraction(1, 2)),
+}
+
+
+def codes(
+    black_id: int | None,
+    bye: str,
+    result: str,
+    termination: str,
+    result2: str = "",
+    termination2: str = "",
+    two_games: bool = False,
+) -> tuple[str, str | None]:
+    """TRF codes (white's, black's) of a board; ``*`` while it has no result. With two games
+    the pairing is a mini-match (game 2 has the colours reversed): more game points wins it;
+    if both games were forfeited by the same side it is a forfeit."""
     if black_id is None:
         return bye or "U", None
-    if not result:
+    if not result or (two_games and not result2):
         return "*", "*"
-    if termination == "forfeit" and result in FORFEIT:
-        return FORFEIT[result]
-    return WIN_LOSS[result]
+    if not two_games:
+        if termination == "forfeit" and result in FORFEIT:
+            return FORFEIT[result]
+        return WIN_LOSS[result]
+    w1, b1 = GAME_SCORE[result]
+    b2, w2 = GAME_SCORE[result2]  # in game 2 the board's black has White
+    white, black = w1 + w2, b1 + b2
+    outcome = "1-0" if white > black else "0-1" if black > white else "1/2-1/2"
+    if termination == termination2 == "forfeit" and outcome in FORFEIT:
+        return FORFEIT[outcome]
+    return WIN_LOSS[outcome]
 
 
-def board_codes(board: Board) -> tuple[str, str | None]:
-    return codes(board.black_id, board.bye, board.result, board.termination)
+def board_codes(board: Board, two_games: bool = False) -> tuple[str, str | None]:
+    return codes(
+        board.black_id,
+        board.bye,
+        board.result,
+        board.termination,
+        board.result2,
+        board.termination2,
+        two_games,
+    )
 
 
-BOARD_FIELDS = ("round__number", "white_id", "black_id", "bye", "result", "termination")
+BOARD_FIELDS = (
+    "round__number",
+    "white_id",
+    "black_id",
+    "bye",
+    "result",
+    "termination",
+    "result2",
+    "termination2",
+)
 
 
 def tournament_data(
@@ -71,8 +113,10 @@ def tournament_data(
     last_round = max((r[0] for r in rows), default=0)
     entries: dict[int, dict[int, RoundEntry]] = {e.pk: {} for e in entrants}
     time_losses: dict[int, dict[int, str]] = {e.pk: {} for e in entrants}
-    for r, white_id, black_id, bye, result, termination in rows:
-        w_code, b_code = codes(black_id, bye, result, termination)
+    two = t.games_per_pairing == 2
+    game_points: dict[int, dict[int, Fraction]] = {e.pk: {} for e in entrants}
+    for r, white_id, black_id, bye, result, termination, result2, termination2 in rows:
+        w_code, b_code = codes(black_id, bye, result, termination, result2, termination2, two)
         if black_id is None:
             if white_id in entries:
                 entries[white_id][r] = RoundEntry(None, None, w_code)
@@ -82,8 +126,15 @@ def tournament_data(
         wn, bn = by_id[white_id].starting_number, by_id[black_id].starting_number
         entries[white_id][r] = RoundEntry(bn, "w", w_code)
         entries[black_id][r] = RoundEntry(wn, "b", b_code or "*")
-        if termination == "time" and result in ("1-0", "0-1"):
-            time_losses[black_id if result == "1-0" else white_id][r] = "time"
+        games = [(white_id, black_id, result, termination)]
+        if two:
+            games.append((black_id, white_id, result2, termination2))
+        for gw, gb, res, term in games:
+            if res in GAME_SCORE:
+                game_points[gw][r] = game_points[gw].get(r, Fraction(0)) + GAME_SCORE[res][0]
+                game_points[gb][r] = game_points[gb].get(r, Fraction(0)) + GAME_SCORE[res][1]
+            if term == "time" and res in ("1-0", "0-1"):
+                time_losses[gb if res == "1-0" else gw][r] = "time"
     absent = RoundEntry(None, None, "Z")
     players = []
     for e in sorted(entrants, key=lambda e: e.starting_number or 0):
@@ -96,6 +147,7 @@ def tournament_data(
                 club=e.club,
                 rounds=rounds,
                 terminations=time_losses[e.pk],
+                game_points=game_points[e.pk] if two else None,
             )
         )
     forbidden = []

@@ -205,7 +205,8 @@ TERMINATIONS = [
 
 
 class Board(models.Model):
-    """A pairing of a round and its result (one game per pairing)."""
+    """A pairing of a round and its result. With two games per pairing the second game has the
+    colours reversed and the pairing is a mini-match: more game points wins it."""
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="boards")
     number = models.PositiveSmallIntegerField(_("board"))
@@ -223,6 +224,11 @@ class Board(models.Model):
     result = models.CharField(_("result"), max_length=7, choices=RESULTS, blank=True)
     termination = models.CharField(
         _("termination"), max_length=10, choices=TERMINATIONS, blank=True
+    )
+    #: The second game of a two-game pairing: colours reversed (``black`` has White).
+    result2 = models.CharField(_("result, game 2"), max_length=7, choices=RESULTS, blank=True)
+    termination2 = models.CharField(
+        _("termination, game 2"), max_length=10, choices=TERMINATIONS, blank=True
     )
     confirmed = models.BooleanField(_("confirmed"), default=True)
     version = models.PositiveIntegerField(default=0)

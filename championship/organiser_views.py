@@ -131,16 +131,32 @@ def round_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             elif action == "results":
                 saved = 0
                 for board in rnd.boards.select_related("round__tournament").exclude(black=None):
-                    result = request.POST.get(f"result-{board.pk}", board.result)
-                    termination = request.POST.get(f"termination-{board.pk}", board.termination)
-                    version = int(request.POST.get(f"version-{board.pk}", board.version))
-                    if (result, termination if result else "") == (board.result, board.termination):
+                    post = request.POST
+                    result = post.get(f"result-{board.pk}", board.result)
+                    termination = post.get(f"termination-{board.pk}", board.termination)
+                    result2 = post.get(f"result2-{board.pk}", board.result2)
+                    termination2 = post.get(f"termination2-{board.pk}", board.termination2)
+                    version = int(post.get(f"version-{board.pk}", board.version))
+                    wanted = (
+                        result,
+                        termination if result else "",
+                        result2,
+                        termination2 if result2 else "",
+                    )
+                    if wanted == (
+                        board.result,
+                        board.termination,
+                        board.result2,
+                        board.termination2,
+                    ):
                         continue
                     try:
                         services.result_enter(
                             board=board,
                             result=result,
                             termination=termination,
+                            result2=result2,
+                            termination2=termination2,
                             user=request.user,
                             expected_version=version,
                         )

@@ -119,13 +119,14 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     if fmt in ("csv", "xlsx"):
         return _export_standings(t, rows, fmt)
     cols = [TB[k] for k in t.tiebreak_order if k in TB]
+    two = t.games_per_pairing == 2
     body = selectors.cached(
-        t, f"standings-html:{upto_n}:{get_language()}", lambda: standings_body(rows, cols)
+        t, f"standings-html:{upto_n}:{get_language()}", lambda: standings_body(rows, cols, two)
     )
     return render(
         request,
         "championship/t_standings.html",
-        _context(t, body=body, empty=not rows, upto=upto_n),
+        _context(t, body=body, empty=not rows, upto=upto_n, game_points=two),
     )
 
 
@@ -135,13 +136,15 @@ def _num(value: object) -> str:
     return text
 
 
-def standings_body(rows: list[Any], cols: list[Any]) -> str:
+def standings_body(rows: list[Any], cols: list[Any], game_points: bool = False) -> str:
     """The table rows as HTML, built in Python: a 500-row table with 17 columns is ~8,500
     template nodes otherwise, most of the page's time."""
     out = []
     for r in rows:
         club = f' <span class="text-muted small">{escape(r.club)}</span>' if r.club else ""
         tbs = "".join(f'<td class="num">{_num(r.tiebreaks.get(c.key, 0))}</td>' for c in cols)
+        if game_points:
+            tbs = f'<td class="num">{_num(r.game_points or 0)}</td>' + tbs
         out.append(
             f"<tr><td>{'=' if r.shared else ''}{r.rank}</td><td>{escape(r.name)}{club}</td>"
             f'<td class="num"><strong>{_num(r.points)}</strong></td><td class="num">{r.games}</td>'

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -125,7 +125,8 @@ def round_pair_next(*, tournament: Tournament, progress: Any = None) -> Round:
             raise ChampionshipError(
                 _("Round %(n)d is still a draft: publish or delete it first.") % {"n": last.number}
             )
-        if last is not None and last.boards.filter(black__isnull=False, result="").exists():
+        unfinished = Q(result="") | Q(result2="") if t.games_per_pairing == 2 else Q(result="")
+        if last is not None and last.boards.filter(unfinished, black__isnull=False).exists():
             raise ChampionshipError(
                 _("Round %(n)d still has games without a result.") % {"n": last.number}
             )
@@ -285,26 +286,13 @@ def boards_swap_players(*, first: Board, first_side: str, second: Board, second_
 
 
 # --- Results -----------------------------------------------------------------------------
-def _describe(result: str, termination: str) -> str:
-    return f"{result} {termination}".strip()
+def _describe(result: str, termination: str, result2: str = "", termination2: str = "") -> str:
+    first = f"{result} {termination}".strip()
+    second = f"{result2} {termination2}".strip()
+    return f"{first}; {second}" if second else first
 
 
-def result_enter(
-    *,
-    board: Board,
-    result: str,
-    termination: str,
-    user: Any,
-    expected_version: int,
-    now: datetime | None = None,
-) -> Board:
-    """Enter or correct a result. Optimistic concurrency: if the board changed since the form
-    was shown (``expected_version``), nothing is saved and ConcurrentEdit carries the current
-    value."""
-    if board.round.status != Round.Status.PUBLISHED:
-        raise ChampionshipError(_("Results can be entered only for a published round."))
-    if board.black_id is None:
-        raise ChampionshipError(_("A bye has no result to enter."))
+def _check_result(result: str, termination: str) -> None:
     valid = {r for r, _label in Board._meta.get_field("result").choices or []} | {""}
     if result not in valid:
         raise ChampionshipError(_("Unknown result %(r)s.") % {"r": result})
@@ -314,25 +302,60 @@ def result_enter(
         raise ChampionshipError(_("A game ended by %(t)s cannot be a draw.") % {"t": termination})
     if result in ("1-0", "0-1") and termination in ("cards", "agreement"):
         raise ChampionshipError(_("A game ended by %(t)s is a draw.") % {"t": termination})
+
+
+def result_enter(
+    *,
+    board: Board,
+    result: str,
+    termination: str,
+    user: Any,
+    expected_version: int,
+    result2: str | None = None,
+    termination2: str | None = None,
+    now: datetime | None = None,
+) -> Board:
+    """Enter or correct a result (and the second game's, with two games per pairing).
+    Optimistic concurrency: if the board changed since the form was shown
+    (``expected_version``), nothing is saved and ConcurrentEdit carries the current value."""
+    if board.round.status != Round.Status.PUBLISHED:
+        raise ChampionshipError(_("Results can be entered only for a published round."))
+    if board.black_id is None:
+        raise ChampionshipError(_("A bye has no result to enter."))
+    t = board.round.tournament
+    two = t.games_per_pairing == 2
+    result2 = board.result2 if result2 is None else result2
+    termination2 = board.termination2 if termination2 is None else termination2
+    _check_result(result, termination)
     if not result:
         termination = ""
-    t = board.round.tournament
-    confirmed = not t.two_person_confirmation
+    if two:
+        _check_result(result2, termination2)
+        if not result2:
+            termination2 = ""
+    else:
+        result2 = termination2 = ""
+    complete = bool(result) and (bool(result2) or not two)
+    confirmed = not t.two_person_confirmation or not complete
     with transaction.atomic():
         updated = Board.objects.filter(pk=board.pk, version=expected_version).update(
             result=result,
             termination=termination,
-            confirmed=confirmed or not result,
+            result2=result2,
+            termination2=termination2,
+            confirmed=confirmed,
             version=F("version") + 1,
         )
         if not updated:
             raise ConcurrentEdit(Board.objects.get(pk=board.pk))
+        old = _describe(board.result, board.termination, board.result2, board.termination2)
+        new = _describe(result, termination, result2, termination2)
         ResultChange.objects.create(
             board=board,
             user=user if getattr(user, "is_authenticated", False) else None,
-            action="enter" if not board.result else ("clear" if not result else "correct"),
-            old=_describe(board.result, board.termination),
-            new=_describe(result, termination),
+            action="enter" if not old else ("clear" if not new else "correct"),
+            old=old,
+            new=new,
         )
         _bump(t)
     board.refresh_from_db()

@@ -74,6 +74,8 @@ class Player:
     rounds: list[RoundEntry] = field(default_factory=list)
     #: Extra per-round facts for standings (e.g. {round: "time"} for losses on time).
     terminations: dict[int, str] = field(default_factory=dict)
+    #: With two games per pairing: game points by round (the rounds hold mini-match outcomes).
+    game_points: dict[int, Fraction] | None = None
 
     def points(self, system: PointSystem, upto: int | None = None) -> Fraction:
         rounds = self.rounds if upto is None else self.rounds[:upto]

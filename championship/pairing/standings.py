@@ -26,6 +26,7 @@ class Row:
     unplayed: int = 0
     tiebreaks: dict[str, float] = field(default_factory=dict)
     shared: bool = False  # same rank as the row before
+    game_points: Fraction | None = None  # two games per pairing: the games' points
 
 
 def standings(
@@ -44,6 +45,8 @@ def standings(
     rows = []
     for p in data.players:
         row = Row(0, p.number, p.name, p.club, p.rating, p.points(data.points, upto))
+        if p.game_points is not None:
+            row.game_points = sum((v for r, v in p.game_points.items() if r <= upto), Fraction(0))
         for i, r in enumerate(p.rounds[:upto], start=1):
             if r.code == "*":
                 continue

@@ -165,3 +165,41 @@ def test_organiser_pairs_publishes_and_enters_results(organiser_client: Client) 
     status = organiser_client.get("/t/o/manage/pair/status.json").json()
     assert status["state"] == "error" and "no rounds left" in status["text"]
     assert Round.objects.filter(tournament=t).count() == 2
+
+
+def test_two_game_pairings_show_game_points(client: Client, organiser_client: Client) -> None:
+    from championship import services
+    from championship.models import Entrant
+
+    t = Tournament.objects.create(
+        name="T2",
+        slug="two",
+        starts_on="2027-03-14",
+        ends_on="2027-03-14",
+        rounds=2,
+        games_per_pairing=2,
+    )
+    for i in range(2):
+        Entrant.objects.create(tournament=t, name=f"P{i}", rating=1500 - i, checked_in=True)
+    rnd = services.round_pair_next(tournament=t)
+    services.round_publish(round=rnd)
+    board = rnd.boards.get()
+    form = organiser_client.get("/t/two/manage/round/1/").content.decode()
+    assert f"result2-{board.pk}" in form
+    organiser_client.post(
+        "/t/two/manage/round/1/",
+        {
+            "action": "results",
+            f"result-{board.pk}": "1-0",
+            f"termination-{board.pk}": "home",
+            f"result2-{board.pk}": "1/2-1/2",
+            f"termination2-{board.pk}": "cards",
+            f"version-{board.pk}": board.version,
+        },
+    )
+    board.refresh_from_db()
+    assert (board.result, board.result2) == ("1-0", "1/2-1/2")
+    html = client.get("/t/two/standings/").content.decode()
+    assert "GP" in html and "<strong>1</strong></td>" in html  # the mini-match winner: 1 point
+    assert "1.5" in html  # ... and 1½ game points
+    assert "game 2" in client.get("/t/two/pairings/1/").content.decode()

@@ -235,3 +235,43 @@ def test_demo_swiss_has_every_termination() -> None:
     )
     assert terminations == {"home", "blocked", "time", "cards", "resign", "agreement", "forfeit"}
     assert t.round_set.filter(status="published").count() == 3
+
+
+def test_two_games_per_pairing_make_a_mini_match() -> None:
+    t = make(n=4, rounds=2, games_per_pairing=2)
+    rnd = services.round_pair_next(tournament=t)
+    services.round_publish(round=rnd)
+    b1, b2 = list(rnd.boards.select_related("white", "black"))
+    # Board 1: each side wins with White: 1-1, a drawn mini-match.
+    services.result_enter(
+        board=b1,
+        result="1-0",
+        termination="home",
+        result2="1-0",
+        termination2="blocked",
+        user=None,
+        expected_version=0,
+    )
+    # Board 2: the first White wins both (game 2 "0-1": the board's White, now Black, wins).
+    services.result_enter(board=b2, result="1-0", termination="home", user=None, expected_version=0)
+    with pytest.raises(services.ChampionshipError, match="without a result"):
+        services.round_pair_next(tournament=t)  # game 2 of board 2 is missing
+    b2.refresh_from_db()
+    services.result_enter(
+        board=b2,
+        result="1-0",
+        termination="home",
+        result2="0-1",
+        termination2="time",
+        user=None,
+        expected_version=b2.version,
+    )
+    rows = {r.number: r for r in standings_rows(Tournament.objects.get(pk=t.pk))}
+    w1, k1 = b1.white.starting_number, b1.black.starting_number
+    w2, k2 = b2.white.starting_number, b2.black.starting_number
+    assert (rows[w1].points, rows[k1].points) == (Decimal("0.5"), Decimal("0.5"))
+    assert (rows[w1].game_points, rows[k1].game_points) == (1, 1)
+    assert (rows[w2].points, rows[w2].game_points, rows[k2].game_points) == (1, 2, 0)
+    assert rows[k2].time_losses == 1  # lost game 2 on time
+    r2 = services.round_pair_next(tournament=t)
+    assert r2.boards.count() == 2

@@ -76,3 +76,21 @@ def test_broken_line_is_named(tmp_path: Path) -> None:
         run("standings_trf", path)
     with pytest.raises(CommandError, match="cannot read"):
         run("pair_trf", tmp_path / "missing.trf")
+
+
+@pytest.mark.django_db
+def test_import_trf_then_export_gives_the_same_rounds(tmp_path: Path) -> None:
+    from championship.manager import tournament_data
+    from championship.models import Tournament
+
+    data, _ = play_swiss(9, 5, seed=11, upto=3)
+    path = tmp_path / "t.trf"
+    path.write_text(write_trf(data))
+    out = io.StringIO()
+    call_command("import_trf", str(path), "--slug", "imp", stdout=out)
+    assert "Imported 9 entrants, 3 rounds" in out.getvalue()
+    t = Tournament.objects.get(slug="imp")
+    again = tournament_data(t)
+    assert [p.rounds for p in again.players] == [p.rounds for p in data.players]
+    with pytest.raises(CommandError, match="exists already"):
+        call_command("import_trf", str(path), "--slug", "imp", stdout=io.StringIO())

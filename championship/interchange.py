@@ -1,0 +1,107 @@
+"""TRF import into the database (export is ``pairing.write_trf`` over ``manager``'s data)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .models import Board, Entrant, Round, Tournament
+from .pairing import PairingError, read_trf
+
+RESULT_BY_CODES = {
+    ("1", "0"): ("1-0", "home"),
+    ("0", "1"): ("0-1", "home"),
+    ("=", "="): ("1/2-1/2", "agreement"),
+    ("W", "L"): ("1-0", "home"),
+    ("L", "W"): ("0-1", "home"),
+    ("D", "D"): ("1/2-1/2", "agreement"),
+    ("+", "-"): ("1-0", "forfeit"),
+    ("-", "+"): ("0-1", "forfeit"),
+}
+
+
+class TrfImportError(Exception):
+    pass
+
+
+def _decimal(value: Fraction) -> Decimal:
+    return Decimal(value.numerator) / Decimal(value.denominator)
+
+
+def import_trf(text: str, *, slug: str, name: str = "") -> Tournament:
+    """Create a Swiss from a TRF: entrants by starting number, every round published with its
+    results (terminations are not in a TRF: decisive games are recorded as ``home``, draws as
+    ``agreement``, ``+``/``-`` as ``forfeit``)."""
+    try:
+        data = read_trf(text)
+    except PairingError as exc:
+        raise TrfImportError(str(exc)) from None
+    if Tournament.objects.filter(slug=slug).exists():
+        raise TrfImportError(
+            _("A tournament with the slug %(slug)s exists already.") % {"slug": slug}
+        )
+    today = timezone.localdate()
+    with transaction.atomic():
+        t = Tournament.objects.create(
+            name=name or data.name or slug,
+            slug=slug,
+            starts_on=today,
+            ends_on=today,
+            registration_open=False,
+            rounds=data.total_rounds,
+            status=Tournament.Status.RUNNING,
+            points_win=_decimal(data.points.win),
+            points_draw=_decimal(data.points.draw),
+            points_loss=_decimal(data.points.loss),
+            points_bye=_decimal(data.points.bye),
+        )
+        entrants = Entrant.objects.bulk_create(
+            Entrant(
+                tournament=t,
+                name=p.name,
+                rating=p.rating or None,
+                starting_number=p.number,
+                checked_in=True,
+            )
+            for p in data.players
+        )
+        by_number = {e.starting_number: e for e in entrants}
+        players = {p.number: p for p in data.players}
+        for r in range(1, data.rounds_played + 1):
+            rnd = Round.objects.create(
+                tournament=t, number=r, status=Round.Status.PUBLISHED, published_at=timezone.now()
+            )
+            boards: list[Board] = []
+            for p in data.players:
+                if len(p.rounds) < r:
+                    continue
+                e = p.rounds[r - 1]
+                if e.opponent is None:
+                    if e.code in ("U", "H", "F", "Z"):
+                        boards.append(
+                            Board(round=rnd, number=0, white=by_number[p.number], bye=e.code)
+                        )
+                    continue
+                if e.colour != "w":
+                    continue
+                other = players[e.opponent].rounds[r - 1]
+                result, termination = RESULT_BY_CODES.get((e.code, other.code), ("", ""))
+                boards.append(
+                    Board(
+                        round=rnd,
+                        number=0,
+                        white=by_number[p.number],
+                        black=by_number[e.opponent],
+                        result=result,
+                        termination=termination,
+                    )
+                )
+            boards.sort(key=lambda b: b.black_id is None)
+            for i, b in enumerate(boards, start=1):
+                b.number = i
+            Board.objects.bulk_create(boards)
+    return t

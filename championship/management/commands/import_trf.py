@@ -1,0 +1,36 @@
+"""``python manage.py import_trf FILE --slug S [--name N]``: create a tournament from a TRF file
+(entrants with their starting numbers and ratings, every round published with its results)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from championship.interchange import TrfImportError, import_trf
+
+
+class Command(BaseCommand):
+    help = "Import a tournament from a FIDE TRF file."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", type=Path)
+        parser.add_argument("--slug", required=True)
+        parser.add_argument("--name", default="")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            text = options["file"].read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CommandError(f"cannot read {options['file']}: {exc}") from None
+        try:
+            t = import_trf(text, slug=options["slug"], name=options["name"])
+        except TrfImportError as exc:
+            raise CommandError(str(exc)) from None
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Imported {t.entrants.count()} entrants, "
+                f"{t.round_set.count()} rounds: /t/{t.slug}/"
+            )
+        )
