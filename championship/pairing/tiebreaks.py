@@ -106,6 +106,26 @@ def direct_encounter(data: TournamentData, upto: int) -> dict[int, float]:
     return out
 
 
+def _core_values(
+    core: dict[int, PlayerTiebreakData], criteria: list[str], upto: int
+) -> dict[int, dict[str, float]]:
+    """tiebreak-core's fide-2024 values for every player with one shared precomputation.
+
+    Uses the ruleset module's ``_precompute``/``calculate`` (the version is pinned) to skip
+    its input validation and the ordering we do not need; falls back to the public
+    ``rank_standings`` if a later version moves them."""
+    precompute = getattr(fide2024, "_precompute", None)
+    calculate = getattr(fide2024, "calculate", None)
+    if precompute is None or calculate is None:  # pragma: no cover - another library version
+        ranked = fide2024.rank_standings(core, criteria, upto)
+        return {p.player_id: dict(p.values) for p in ranked.players}
+    pre = precompute(core, upto)
+    return {
+        number: {c: calculate(player, core, c, upto, 0.0, pre) for c in criteria}
+        for number, player in core.items()
+    }
+
+
 def compute(
     data: TournamentData, upto: int, keys: tuple[str, ...] | list[str]
 ) -> dict[int, dict[str, float]]:
@@ -115,12 +135,11 @@ def compute(
     criteria = [t.core for k in keys if (t := BY_KEY[k]).core]
     values: dict[int, dict[str, float]] = {n: {} for n in core}
     if criteria:
-        if upto > 0 and core:
-            # Our records are built above, so tiebreak-core's input validation is skipped.
-            ranked = fide2024.rank_standings(core, criteria, upto)
-            got = {p.player_id: p.values for p in ranked.players}
-        else:
-            got = {n: {c: 0.0 for c in criteria} for n in core}
+        got = (
+            _core_values(core, criteria, upto)
+            if upto > 0 and core
+            else {n: dict.fromkeys(criteria, 0.0) for n in core}
+        )
         for number in core:
             for k in keys:
                 t = BY_KEY[k]
