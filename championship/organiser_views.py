@@ -52,6 +52,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
                     rating=int(rating) if rating.isdigit() else None,
                     checked_in=True,
                     joined_round=int(request.POST.get("joined_round") or 1),
+                    missed_rounds="H" if request.POST.get("missed_rounds") == "H" else "Z",
                 )
                 messages.success(request, _("%(name)s added.") % {"name": name})
         elif action in ("check_in", "check_out", "withdraw"):

@@ -64,7 +64,11 @@ def entrant_add(
     rating: int | None = None,
     joined_round: int = 1,
     checked_in: bool = False,
+    missed_rounds: str = "Z",
 ) -> Entrant:
+    """Add an entrant. A late entry (rounds already paired) gets the next starting number and,
+    for the rounds it missed, zero points (``missed_rounds="Z"``) or requested half-point byes
+    (``"H"``), recorded as bye boards of those rounds."""
     entrant = Entrant(
         tournament=tournament,
         name=name,
@@ -74,16 +78,27 @@ def entrant_add(
         checked_in=checked_in,
     )
     entrant.full_clean()
-    entrant.save()
-    if tournament.round_set.exists():
-        # A late entry joins the field with the next free starting number.
-        with transaction.atomic():
-            locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        entrant.save()
+        rounds = list(locked.round_set.order_by("number"))
+        if rounds:
             last = (
                 locked.entrants.exclude(starting_number=None).order_by("-starting_number").first()
             )
             entrant.starting_number = (last.starting_number if last else 0) + 1
-            entrant.save(update_fields=["starting_number"])
+            # Not in any round paired so far (a draft is re-paired to include them).
+            entrant.joined_round = max(joined_round, rounds[-1].number + 1)
+            entrant.save(update_fields=["starting_number", "joined_round"])
+            if missed_rounds == "H":
+                for rnd in rounds:
+                    if rnd.number < entrant.joined_round:
+                        number = (
+                            rnd.boards.order_by("-number").values_list("number", flat=True).first()
+                            or 0
+                        ) + 1
+                        Board.objects.create(round=rnd, number=number, white=entrant, bye="H")
+                _bump(locked)
     return entrant
 
 

@@ -275,3 +275,20 @@ def test_two_games_per_pairing_make_a_mini_match() -> None:
     assert rows[k2].time_losses == 1  # lost game 2 on time
     r2 = services.round_pair_next(tournament=t)
     assert r2.boards.count() == 2
+
+
+def test_late_entry_with_half_point_byes_for_missed_rounds() -> None:
+    t = make(n=4, rounds=4)
+    finish(services.round_pair_next(tournament=t))
+    finish(services.round_pair_next(tournament=t))
+    late = services.entrant_add(
+        tournament=t, name="Late", rating=1900, checked_in=True, missed_rounds="H"
+    )
+    zero = services.entrant_add(tournament=t, name="Zero", rating=1800, checked_in=True)
+    assert (late.starting_number, late.joined_round) == (5, 3)
+    rows = {r.name: r for r in standings_rows(Tournament.objects.get(pk=t.pk))}
+    assert rows["Late"].points == 1 and rows["Late"].unplayed == 2  # two half-point byes
+    assert rows["Zero"].points == 0 and rows["Zero"].unplayed == 2
+    r3 = services.round_pair_next(tournament=t)
+    paired = {b.white_id for b in r3.boards.all()} | {b.black_id for b in r3.boards.all()}
+    assert late.pk in paired and zero.pk in paired
