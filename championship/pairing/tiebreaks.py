@@ -7,6 +7,7 @@ value is computed here (tiebreak-core only orders by it)."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -106,14 +107,140 @@ def direct_encounter(data: TournamentData, upto: int) -> dict[int, float]:
     return out
 
 
+#: Criteria computed by our own single pass (``fast_values``); the others go to tiebreak-core.
+FAST = frozenset(
+    {
+        "buchholz",
+        "buchholz_cut1",
+        "median_buchholz",
+        "sonneborn_berger",
+        "wins",
+        "wins_black",
+        "aro",
+    }
+)
+_RETURN_KINDS = (PLAYED, PAIRING_BYE, FORFEIT_WIN)
+
+
+def fast_values(
+    core: dict[int, PlayerTiebreakData], criteria: list[str]
+) -> dict[int, dict[str, float]]:
+    """BH, BH-C1, BH-M1, SB, WIN, BWG and ARO for the whole field in one pass, with exactly
+    tiebreak-core's fide-2024 semantics (Article 16: VURs are requested half/zero-point byes
+    and forfeit losses; a requested bye with no later return counts as a draw for opponents;
+    unplayed rounds count the player's own score as a dummy opponent; the Cut-1 cuts the
+    lowest VUR first). Checked against tiebreak-core on random tournaments
+    (tests/championship/test_tiebreaks.py); 10x faster, since it builds no objects."""
+    # Classified rounds: (kind, score, opponent, is_vur, late_bye)
+    classified: dict[int, list[tuple[str, float, int, bool, bool]]] = {}
+    adjusted: dict[int, float] = {}
+    for number, player in core.items():
+        games = player.games
+        kinds = [g.kind for g in games]
+        rounds = []
+        adj = 0.0
+        for i, g in enumerate(games):
+            kind = kinds[i]
+            full_request = kind == REQUESTED_BYE and g.score == 1.0
+            is_vur = kind in (REQUESTED_BYE, FORFEIT_LOSS) and not full_request
+            late = (
+                kind == REQUESTED_BYE
+                and not full_request
+                and not any(k in _RETURN_KINDS for k in kinds[i + 1 :])
+            )
+            rounds.append((kind, g.score, g.opponent_id, is_vur, late))
+            adj += 0.5 if late else g.score
+        classified[number] = rounds
+        adjusted[number] = adj
+    ratings = {n: p.rating for n, p in core.items()}
+    colours = {n: [g.color for g in p.games] for n, p in core.items()}
+    want = set(criteria)
+    out: dict[int, dict[str, float]] = {}
+    for number, player in core.items():
+        own = player.points
+        rounds = classified[number]
+        bh: list[tuple[float, bool]] = []
+        sb = 0.0
+        wins = 0
+        wins_black = 0
+        opp_ratings = []
+        for (kind, score, opponent, is_vur, _late), colour in zip(
+            rounds, colours[number], strict=True
+        ):
+            if kind == PLAYED:
+                value = adjusted[opponent]
+                bh.append((value, False))
+                sb += value * score
+                if score == 1.0 and colour == "black":
+                    wins_black += 1
+                if ratings.get(opponent, 0) > 0:
+                    opp_ratings.append(ratings[opponent])
+            else:
+                bh.append((own, is_vur))
+                sb += own * score
+            if score == 1.0:
+                wins += 1
+        total = sum(v for v, _ in bh)
+        values: dict[str, float] = {}
+        if "buchholz" in want:
+            values["buchholz"] = total
+        if "buchholz_cut1" in want:
+            values["buchholz_cut1"] = total if len(bh) < 2 else total - _least(bh)
+        if "median_buchholz" in want:
+            if len(bh) < 3:
+                values["median_buchholz"] = total
+            else:
+                rest = list(bh)
+                cut = _least(rest)
+                vur_values = [v for v, vur in rest if vur]
+                if vur_values and cut == min(vur_values):
+                    rest.remove(next(c for c in rest if c[0] == cut and c[1]))
+                else:
+                    rest.remove(next(c for c in rest if c[0] == cut))
+                top = max(v for v, _ in rest)
+                rest.remove(next(c for c in rest if c[0] == top))
+                values["median_buchholz"] = sum(v for v, _ in rest)
+        if "sonneborn_berger" in want:
+            values["sonneborn_berger"] = sb
+        if "wins" in want:
+            values["wins"] = float(wins)
+        if "wins_black" in want:
+            values["wins_black"] = float(wins_black)
+        if "aro" in want:
+            values["aro"] = (
+                float(math.floor(sum(opp_ratings) / len(opp_ratings) + 0.5)) if opp_ratings else 0.0
+            )
+        out[number] = values
+    return out
+
+
+def _least(contributions: list[tuple[float, bool]]) -> float:
+    """The value a Cut-1 removes: the lowest VUR contribution if any (C.07 §16.5.1), else the
+    lowest."""
+    vur = [v for v, is_vur in contributions if is_vur]
+    return min(vur) if vur else min(v for v, _ in contributions)
+
+
 def _core_values(
     core: dict[int, PlayerTiebreakData], criteria: list[str], upto: int
 ) -> dict[int, dict[str, float]]:
-    """tiebreak-core's fide-2024 values for every player with one shared precomputation.
+    """fide-2024 values for every player: ours for the common criteria (``fast_values``),
+    tiebreak-core's for any other."""
+    fast = [c for c in criteria if c in FAST]
+    rest = [c for c in criteria if c not in FAST]
+    values = fast_values(core, fast) if fast else {n: {} for n in core}
+    if rest:
+        for number, got in _library_values(core, rest, upto).items():
+            values[number].update(got)
+    return values
 
-    Uses the ruleset module's ``_precompute``/``calculate`` (the version is pinned) to skip
-    its input validation and the ordering we do not need; falls back to the public
-    ``rank_standings`` if a later version moves them."""
+
+def _library_values(
+    core: dict[int, PlayerTiebreakData], criteria: list[str], upto: int
+) -> dict[int, dict[str, float]]:
+    """tiebreak-core's values with one shared precomputation: the ruleset module's
+    ``_precompute``/``calculate`` (the version is pinned) skip its input validation and the
+    ordering we do not need; the public ``rank_standings`` is the fallback."""
     precompute = getattr(fide2024, "_precompute", None)
     calculate = getattr(fide2024, "calculate", None)
     if precompute is None or calculate is None:  # pragma: no cover - another library version

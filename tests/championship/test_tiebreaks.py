@@ -100,3 +100,49 @@ def test_pairing_allocated_bye_counts_as_own_score_in_buchholz() -> None:
 def test_every_tiebreak_has_a_fide_abbreviation(key: str) -> None:
     t = next(t for t in TIEBREAKS if t.key == key)
     assert t.abbreviation and t.name
+
+
+# --- Our fast pass against tiebreak-core ------------------------------------------------------
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from championship.pairing.simulate import apply_round, new_tournament  # noqa: E402
+from championship.pairing.tiebreaks import FAST, _library_values, fast_values, to_core  # noqa: E402
+
+
+def random_field_with_unplayed_rounds(n: int, rounds: int, seed: int) -> TournamentData:
+    """A Swiss with requested byes, forfeits, withdrawals and late entries."""
+    import random
+
+    from championship.pairing import pair_swiss
+
+    rng = random.Random(seed)
+    data = new_tournament(n, rounds, seed)
+    for r in range(1, rounds + 1):
+        for p in data.players:
+            if len(p.rounds) >= r:
+                continue
+            x = rng.random()
+            if r > 1 and x < 0.08:
+                p.rounds.append(RoundEntry(None, None, rng.choice("HZ")))  # requested bye / absent
+        pairs = pair_swiss(data)
+        apply_round(data, pairs, rng)
+    return data
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(5, 24), rounds=st.integers(2, 6), seed=st.integers(0, 10_000))
+def test_fast_values_equal_tiebreak_core(n: int, rounds: int, seed: int) -> None:
+    rounds = min(rounds, n // 2)
+    data = random_field_with_unplayed_rounds(n, rounds, seed)
+    for upto in range(1, rounds + 1):
+        core = to_core(data, upto)
+        ours = fast_values(core, sorted(FAST))
+        theirs = _library_values(core, sorted(FAST), upto)
+        for number in core:
+            for criterion in FAST:
+                assert ours[number][criterion] == pytest.approx(theirs[number][criterion]), (
+                    number,
+                    criterion,
+                    upto,
+                )
