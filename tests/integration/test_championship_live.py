@@ -1,0 +1,54 @@
+"""Championship concurrency on PostgreSQL: a round paired twice at once, two organisers saving
+the same result."""
+
+from __future__ import annotations
+
+import pytest
+
+from championship import services
+from championship.demo import create_running_swiss
+from championship.models import Board, Entrant, Round, Tournament
+from tests.integration.test_services_live import in_parallel
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_round_paired_twice_at_once_is_paired_once() -> None:
+    t = Tournament.objects.create(name="P", slug="p", starts_on="2027-03-14", ends_on="2027-03-14", rounds=5)
+    for i in range(20):
+        Entrant.objects.create(tournament=t, name=f"P{i}", rating=2000 - i, checked_in=True)
+
+    def pair(_: int) -> str:
+        try:
+            services.round_pair_next(tournament=Tournament.objects.get(pk=t.pk))
+            return "paired"
+        except services.ChampionshipError as exc:
+            return str(exc)
+
+    outcomes = in_parallel(4, pair)
+    assert outcomes.count("paired") == 1, outcomes
+    assert Round.objects.filter(tournament=t).count() == 1
+    assert Board.objects.filter(round__tournament=t).count() == 10
+
+
+def test_two_organisers_saving_the_same_result_lose_nothing() -> None:
+    t = create_running_swiss(slug="c", players=8, rounds=1, unfinished_last=False)
+    board = Board.objects.filter(round__tournament=t).exclude(black=None).first()
+    seen = board.version
+    results = ["1-0", "0-1", "1/2-1/2", "1-0"]
+    terminations = ["home", "time", "agreement", "resign"]
+
+    def save(i: int) -> str:
+        try:
+            services.result_enter(board=Board.objects.select_related("round__tournament").get(pk=board.pk),
+                                  result=results[i], termination=terminations[i], user=None,
+                                  expected_version=seen)
+            return "saved"
+        except services.ConcurrentEdit:
+            return "told"
+
+    outcomes = in_parallel(4, save)
+    assert outcomes.count("saved") == 1 and outcomes.count("told") == 3, outcomes
+    board.refresh_from_db()
+    assert board.version == seen + 1
+    assert board.changes.count() == 1
