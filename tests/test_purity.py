@@ -4,21 +4,18 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_engine_does_not_import_django() -> None:
+@pytest.mark.parametrize(
+    "modules",
+    ["games.engine, games.engine.record, games.engine.__main__", "championship.pairing"],
+)
+def test_pure_packages_do_not_import_django(modules: str) -> None:
     code = (
-        "import sys, games.engine, games.engine.record, games.engine.__main__;"
-        "assert 'django' not in sys.modules, sorted(m for m in sys.modules if 'django' in m)"
-    )
-    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr
-
-
-def test_pairing_does_not_import_django() -> None:
-    code = (
-        "import sys, championship.pairing;"
+        f"import sys, {modules};"
         "assert 'django' not in sys.modules, sorted(m for m in sys.modules if 'django' in m)"
     )
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)

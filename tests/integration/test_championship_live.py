@@ -14,7 +14,9 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_round_paired_twice_at_once_is_paired_once() -> None:
-    t = Tournament.objects.create(name="P", slug="p", starts_on="2027-03-14", ends_on="2027-03-14", rounds=5)
+    t = Tournament.objects.create(
+        name="P", slug="p", starts_on="2027-03-14", ends_on="2027-03-14", rounds=5
+    )
     for i in range(20):
         Entrant.objects.create(tournament=t, name=f"P{i}", rating=2000 - i, checked_in=True)
 
@@ -40,9 +42,13 @@ def test_two_organisers_saving_the_same_result_lose_nothing() -> None:
 
     def save(i: int) -> str:
         try:
-            services.result_enter(board=Board.objects.select_related("round__tournament").get(pk=board.pk),
-                                  result=results[i], termination=terminations[i], user=None,
-                                  expected_version=seen)
+            services.result_enter(
+                board=Board.objects.select_related("round__tournament").get(pk=board.pk),
+                result=results[i],
+                termination=terminations[i],
+                user=None,
+                expected_version=seen,
+            )
             return "saved"
         except services.ConcurrentEdit:
             return "told"

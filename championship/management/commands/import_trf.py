@@ -9,6 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from championship.interchange import TrfImportError, import_trf
+from championship.management.trf_files import read_trf_file
 
 
 class Command(BaseCommand):
@@ -20,10 +21,7 @@ class Command(BaseCommand):
         parser.add_argument("--name", default="")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        try:
-            text = options["file"].read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CommandError(f"cannot read {options['file']}: {exc}") from None
+        text = read_trf_file(options["file"])
         try:
             t = import_trf(text, slug=options["slug"], name=options["name"])
         except TrfImportError as exc:

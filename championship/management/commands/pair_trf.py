@@ -10,6 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from championship.management.trf_files import read_trf_file
 from championship.pairing import PairingError, pair_trf_text
 
 
@@ -20,10 +21,7 @@ class Command(BaseCommand):
         parser.add_argument("file", type=Path)
 
     def handle(self, *args: Any, **options: Any) -> None:
-        try:
-            text = options["file"].read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CommandError(f"cannot read {options['file']}: {exc}") from None
+        text = read_trf_file(options["file"])
         try:
             pairs = pair_trf_text(text)
         except PairingError as exc:

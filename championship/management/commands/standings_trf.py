@@ -9,6 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from championship.management.trf_files import read_trf_file
 from championship.pairing import PairingError, read_trf, standings
 from championship.pairing.tiebreaks import DEFAULT_ORDER
 
@@ -32,10 +33,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        try:
-            text = options["file"].read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CommandError(f"cannot read {options['file']}: {exc}") from None
+        text = read_trf_file(options["file"])
         order = [k.strip() for k in options["order"].split(",") if k.strip()]
         unknown = [k for k in order if k not in COLUMNS]
         if unknown:
