@@ -131,7 +131,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "championship.cache.ResilientRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "nardy",
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
@@ -146,6 +146,9 @@ else:
     CELERY_RESULT_BACKEND = "cache+memory://"
     CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
+# Tasks report through the database (outbox rows, cache status), not through results, so a
+# Redis outage cannot stall a request waiting for the result store.
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -243,6 +246,8 @@ DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 # --- Rate limiting of the public forms ------------------------------------------------------
 RATELIMIT_ENABLE = env_bool("RATELIMIT_ENABLE", True)
 RATELIMIT_USE_CACHE = "default"
+# While the cache (Redis) is down the public forms keep working, without rate limiting.
+RATELIMIT_FAIL_OPEN = True
 RATELIMIT_VIEW = "championship.views.ratelimited"
 # Rate for the public forms' POSTs, per client address.
 PUBLIC_FORM_RATE = os.environ.get("PUBLIC_FORM_RATE", "10/m")

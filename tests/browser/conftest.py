@@ -87,7 +87,8 @@ def phone_page(browser: Any) -> Iterator[Any]:
 def csp_violations(page: Any) -> list[str]:
     """Violations on the current page plus CSP errors logged on any page so far."""
     seen = list(page.evaluate("window.__csp || []"))  # recorded where the init script ran
-    return seen + [m for m in page.console_errors if "Content Security Policy" in m]
+    logged = getattr(page, "console_errors", [])
+    return seen + [m for m in logged if "Content Security Policy" in m]
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):  # type: ignore[no-untyped-def]
