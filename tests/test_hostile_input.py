@@ -1,0 +1,151 @@
+"""Hostile input: no input makes a parser or a public form fail with anything but a clear
+error (property-based), and every form in the templates carries a CSRF token."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from django.test import Client
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from championship.pairing import PairingError, read_trf
+from championship.pairing.simulate import play_swiss
+from championship.pairing.trf import write_trf
+from games.engine import EngineError, start_state
+from games.engine.game import Game
+from games.engine.notation import parse_turn, resolve_turn
+from games.engine.record import parse_record
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTATION = st.text(alphabet="0123456789:/*bar off-+ \n\t{}[]\"'ыé", max_size=40)
+
+
+@settings(max_examples=400, deadline=None)
+@given(NOTATION)
+def test_notation_parser_only_raises_engine_errors(text: str) -> None:
+    try:
+        resolve_turn(start_state(), parse_turn(text))
+    except EngineError as exc:
+        assert exc.code and str(exc)
+
+
+@settings(max_examples=300, deadline=None)
+@given(NOTATION)
+def test_game_play_refuses_garbage_and_changes_nothing(text: str) -> None:
+    game = Game()
+    try:
+        game.play(text)
+    except EngineError as exc:
+        assert exc.ply == 1 and game.ply == 0
+
+
+RECORD = '[Event "x"]\n[Result "*"]\n\n1. 4:5 24/20 13/8 2:6 13/11 13/7\n*\n'
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_record_parser_only_raises_engine_errors(data: st.DataObject) -> None:
+    text = data.draw(
+        st.one_of(
+            st.text(max_size=200),
+            st.builds(
+                lambda i, s: RECORD[:i] + s + RECORD[i:],
+                st.integers(0, len(RECORD)),
+                st.text(max_size=10),
+            ),
+            st.builds(
+                lambda i, j: RECORD[:i] + RECORD[j:],
+                st.integers(0, len(RECORD)),
+                st.integers(0, len(RECORD)),
+            ),
+        )
+    )
+    try:
+        parse_record(text)
+    except EngineError as exc:
+        assert exc.ply is not None and exc.ply >= 0
+
+
+TRF = write_trf(play_swiss(6, 3, seed=1, upto=2)[0])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_trf_reader_only_raises_pairing_errors(data: st.DataObject) -> None:
+    text = data.draw(
+        st.one_of(
+            st.text(max_size=300),
+            st.builds(
+                lambda i, s: TRF[:i] + s + TRF[i + len(s) :],
+                st.integers(0, len(TRF)),
+                st.text(max_size=6),
+            ),
+        )
+    )
+    try:
+        read_trf(text)
+    except PairingError as exc:
+        assert str(exc)
+
+
+FIELD = st.one_of(
+    st.text(max_size=300), st.just(""), st.just("x" * 5000), st.just("<script>alert(1)</script>")
+)
+
+
+@pytest.mark.django_db
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    name=FIELD,
+    email=FIELD,
+    phone=FIELD,
+    club=FIELD,
+    experience=FIELD,
+    language=FIELD,
+    consent=FIELD,
+    website=FIELD,
+)
+def test_public_forms_never_fail(
+    tournament, name, email, phone, club, experience, language, consent, website
+):  # type: ignore[no-untyped-def]
+    from tests.conftest import make_session
+
+    client = Client()
+    data = {
+        "name": name,
+        "email": email,
+        "phone": phone,
+        "club": club,
+        "experience": experience,
+        "language": language,
+        "consent": consent,
+        "website": website,
+    }
+    response = client.post(f"/tournaments/{tournament.slug}/register/", data)
+    assert response.status_code in (200, 302, 400)
+    assert b"<script>alert(1)</script>" not in response.content
+    session = make_session()
+    response = client.post(f"/master-class/{session.pk}/signup/", data)
+    assert response.status_code in (302, 400)
+    for url in ("/registration/manage/", "/registration/confirm/", "/master-class/cancel/"):
+        token = (name or "x").replace("/", "")[:100] or "x"
+        response = client.get(url + token + "/")
+        assert response.status_code in (400, 404, 410)
+
+
+def test_every_post_form_in_the_templates_has_a_csrf_token() -> None:
+    offenders = []
+    for path in (ROOT / "templates").rglob("*.html"):
+        text = path.read_text()
+        for form in re.findall(r"<form\b[^>]*>.*?</form>", text, flags=re.S | re.I):
+            opening = form[: form.index(">") + 1].lower()
+            if 'method="post"' in opening and "{% csrf_token %}" not in form:
+                offenders.append(str(path.relative_to(ROOT)))
+    assert not offenders, offenders
