@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
 from . import selectors
-from .models import Entrant, Round, Tournament
+from .models import Board, Entrant, Round, Tournament
 from .pairing import TIEBREAKS, write_trf
 
 TB = {t.key: t for t in TIEBREAKS}
@@ -40,7 +40,7 @@ def _context(t: Tournament, **extra: Any) -> dict[str, Any]:
 
 def overview(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(slug)
-    rows = selectors.standings_rows(t)[:10]
+    rows = selectors.cached(t, "top10", lambda: selectors.standings_rows(t)[:10])
     return render(request, "championship/t_overview.html", _context(t, top=rows))
 
 
@@ -94,19 +94,20 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 def pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     t = _tournament(slug)
-    try:
-        rnd, boards = selectors.round_boards(t, number)
-    except Round.DoesNotExist:
-        raise Http404(_("This round is not published yet.")) from None
-    points = (
-        {r.number: r.points for r in selectors.standings_rows(t, upto=number - 1)}
-        if number > 1
-        else {}
+    if number not in selectors.published_rounds(t):
+        raise Http404(_("This round is not published yet."))
+    # Lazy: the rows are read only when the cached table fragment is missing.
+    boards = (
+        Board.objects.filter(
+            round__tournament=t, round__number=number, round__status=Round.Status.PUBLISHED
+        )
+        .select_related("white", "black")
+        .order_by("number")
     )
     return render(
         request,
         "championship/t_pairings.html",
-        _context(t, round=rnd, boards=boards, points=points, number=number),
+        _context(t, boards=boards, number=number),
     )
 
 
@@ -114,19 +115,22 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(slug)
     upto = request.GET.get("round")
     upto_n = int(upto) if upto and upto.isdigit() else None
-    rows = selectors.standings_rows(t, upto_n)
     fmt = request.GET.get("format")
     if fmt in ("csv", "xlsx"):
-        return _export_standings(t, rows, fmt)
+        return _export_standings(t, selectors.standings_rows(t, upto_n), fmt)
     cols = [TB[k] for k in t.tiebreak_order if k in TB]
     two = t.games_per_pairing == 2
-    body = selectors.cached(
-        t, f"standings-html:{upto_n}:{get_language()}", lambda: standings_body(rows, cols, two)
-    )
+
+    def table() -> tuple[str, bool]:
+        rows = selectors.standings_rows(t, upto_n)
+        return standings_body(rows, cols, two), not rows
+
+    # The finished table is cached as HTML: a hit unpickles one string, not 500 rows.
+    body, empty = selectors.cached(t, f"standings-html:{upto_n}:{get_language()}", table)
     return render(
         request,
         "championship/t_standings.html",
-        _context(t, body=body, empty=not rows, upto=upto_n, game_points=two),
+        _context(t, body=body, empty=empty, upto=upto_n, game_points=two),
     )
 
 
@@ -211,8 +215,15 @@ def _download(data: tablib.Dataset, fmt: str, name: str) -> HttpResponse:
 
 def crosstable_page(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(slug)
-    rows = selectors.crosstable(t)
     fmt = request.GET.get("format")
+    if fmt not in ("csv", "xlsx"):
+        # A callable: the template calls it only when its cached table fragment is missing.
+        return render(
+            request,
+            "championship/t_crosstable.html",
+            _context(t, rows=lambda: selectors.crosstable(t)),
+        )
+    rows = selectors.crosstable(t)
     if fmt in ("csv", "xlsx"):
         n = max((len(r.cells) for r in rows), default=0)
         data = tablib.Dataset(

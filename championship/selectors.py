@@ -3,7 +3,6 @@ size, cached under the tournament's version (bumped on every result or round cha
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -19,16 +18,23 @@ CACHE_SECONDS = 3600
 
 
 def cached(t: Tournament, key: str, compute: Callable[[], T]) -> T:
-    """Computed once per tournament version; a result change makes a new key."""
+    """Computed once per tournament version; a result change makes a new key.
+
+    While one request computes a new version, the others serve the previous version's value
+    (stale by one result, for a second) instead of all recomputing at once after every result
+    entered during a round. A cache that is down only means computing every time."""
     full = f"champ:{t.pk}:v{t.version}:{key}"
-    try:
-        value = cache.get(full)
-    except Exception:  # the cache is down: compute, never fail the page
-        value = None
-    if value is None:
-        value = compute()
-        with contextlib.suppress(Exception):
-            cache.set(full, value, CACHE_SECONDS)
+    latest = f"champ:{t.pk}:latest:{key}"
+    value = cache.get(full)
+    if value is not None:
+        return value  # type: ignore[no-any-return]
+    if not cache.add(full + ":lock", 1, 30):
+        stale = cache.get(latest)
+        if stale is not None:
+            return stale  # type: ignore[no-any-return]
+    value = compute()
+    cache.set_many({full: value, latest: value}, CACHE_SECONDS)
+    cache.delete(full + ":lock")
     return value
 
 
@@ -57,11 +63,15 @@ def complete_rounds(data: TournamentData) -> int:
 
 
 def standings_rows(t: Tournament, upto: int | None = None) -> list[Row]:
-    data = published_data(t)
-    upto = data.rounds_played if upto is None else min(upto, data.rounds_played)
-    return cached(
-        t, f"standings:{upto}", lambda: standings(data, upto=upto, order=t.tiebreak_order)
-    )
+    """Standings after round ``upto`` (None: with every result entered so far). The cached
+    rows are looked up first: the tournament's data is loaded only on a miss."""
+
+    def compute() -> list[Row]:
+        data = published_data(t)
+        last = data.rounds_played if upto is None else min(upto, data.rounds_played)
+        return standings(data, upto=last, order=t.tiebreak_order)
+
+    return cached(t, f"standings:{'live' if upto is None else upto}", compute)
 
 
 @dataclass

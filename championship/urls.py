@@ -6,6 +6,7 @@ from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
     path("tournaments/<slug:slug>/", views.tournament_detail, name="tournament_detail"),
     path("t/<slug:slug>/", include("championship.urls_tournament")),
     path("", include("registrations.urls")),

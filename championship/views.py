@@ -50,3 +50,8 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 def ratelimited(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     return render(request, "429.html", status=429)
+
+
+def healthz(request: HttpRequest) -> HttpResponse:
+    """For load balancers and monitoring (and the load test's trivial baseline)."""
+    return HttpResponse("ok", content_type="text/plain")

@@ -54,6 +54,7 @@ def test_every_url_by_role():
     # name -> (GET url, status for anonymous, plain user, organiser, superuser)
     pages = {
         "home": (reverse("home"), OK, OK, OK, OK),
+        "healthz": (reverse("healthz"), OK, OK, OK, OK),
         "tournament_detail": (reverse("tournament_detail", args=["t"]), OK, OK, OK, OK),
         "registrations:register": (reverse("registrations:register", args=["t"]), OK, OK, OK, OK),
         "registrations:done": (reverse("registrations:done", args=["t"]), 302, 302, 302, 302),

@@ -1,0 +1,100 @@
+"""Load test: spectators on the public pages, organisers entering results (docs/performance.md).
+
+Run by loadtest/run.sh against gunicorn in production mode with PostgreSQL, Redis and a
+Celery worker. Scenario selection by the LOAD_SCENARIO environment variable:
+mixed (default), healthz (trivial view only), standings (standings page only).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+
+from locust import HttpUser, between, constant, task
+
+SLUG = os.environ.get("LOAD_SLUG", "load")
+ROUNDS = int(os.environ.get("LOAD_ROUNDS", "9"))
+SCENARIO = os.environ.get("LOAD_SCENARIO", "mixed")
+ORGANISER = os.environ.get("LOAD_ORGANISER", "organiser")
+PASSWORD = os.environ.get("LOAD_PASSWORD", "nardy-organiser-2027")
+
+
+class Spectator(HttpUser):
+    """Someone refreshing standings and pairings on a phone."""
+
+    weight = 20
+    wait_time = between(0.5, 1.5) if SCENARIO == "mixed" else constant(0)
+
+    @task(5)
+    def standings(self) -> None:
+        if SCENARIO == "healthz":
+            self.client.get("/healthz", name="/healthz")
+            return
+        self.client.get(f"/t/{SLUG}/standings/", name="/t/[slug]/standings/")
+
+    @task(3)
+    def pairings(self) -> None:
+        if SCENARIO != "mixed":
+            return self.standings()
+        self.client.get(
+            f"/t/{SLUG}/pairings/{random.randint(1, ROUNDS)}/", name="/t/[slug]/pairings/[n]/"
+        )
+
+    @task(1)
+    def crosstable(self) -> None:
+        if SCENARIO != "mixed":
+            return self.standings()
+        self.client.get(f"/t/{SLUG}/crosstable/", name="/t/[slug]/crosstable/")
+
+    @task(1)
+    def overview(self) -> None:
+        if SCENARIO != "mixed":
+            return self.standings()
+        self.client.get(f"/t/{SLUG}/", name="/t/[slug]/")
+
+
+class Organiser(HttpUser):
+    """An organiser at the hall entering the results of the running round."""
+
+    weight = 1 if SCENARIO == "mixed" else 0
+    wait_time = between(2, 4)
+
+    def on_start(self) -> None:
+        page = self.client.get("/accounts/login/", name="login")
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
+        self.client.post(
+            "/accounts/login/",
+            {
+                "username": ORGANISER,
+                "password": PASSWORD,
+                "csrfmiddlewaretoken": token.group(1) if token else "",
+            },
+            headers={"Referer": self.host + "/accounts/login/"},
+            name="login",
+        )
+
+    @task
+    def enter_a_result(self) -> None:
+        url = f"/t/{SLUG}/manage/round/{ROUNDS}/"
+        page = self.client.get(url, name="/t/[slug]/manage/round/[n]/")
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
+        boards = re.findall(r'name="version-(\d+)" value="(\d+)"', page.text)
+        if not token or not boards:
+            return
+        board, version = random.choice(boards)
+        result, termination = random.choice(
+            [("1-0", "home"), ("0-1", "blocked"), ("1/2-1/2", "cards")]
+        )
+        self.client.post(
+            url,
+            {
+                "csrfmiddlewaretoken": token.group(1),
+                "action": "results",
+                f"result-{board}": result,
+                f"termination-{board}": termination,
+                f"version-{board}": version,
+            },
+            headers={"Referer": self.host + url},
+            name="/t/[slug]/manage/round/[n]/ (save)",
+        )

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Load test against the production configuration (see docs/performance.md):
+# gunicorn (DJANGO_DEBUG=0, 4 workers), PostgreSQL, Redis, a Celery worker; the demo tournament
+# with 500 entrants and 9 rounds. Three runs: the mixed load (100 spectators + organisers
+# entering results, 60 s), then the saturation throughput of a trivial view and of the
+# standings page (20 s each). Results in loadtest/results/. Traffic only to 127.0.0.1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PORT=${LOAD_PORT:-8811}
+DB=nardy_load
+WORK=$(mktemp -d)
+mkdir -p loadtest/results "$WORK/mail"
+export DATABASE_URL="postgres://postgres@127.0.0.1:5432/$DB"
+export REDIS_URL="redis://127.0.0.1:6379/14"
+export EMAIL_URL="file://$WORK/mail"
+export DJANGO_DEBUG=0 DJANGO_SECRET_KEY="load-test-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+export DJANGO_ALLOWED_HOSTS=127.0.0.1 DJANGO_SECURE_SSL_REDIRECT=0 DJANGO_SECURE_COOKIES=0
+export PUBLIC_FORM_RATE=100000/m
+export GUNICORN_BIND="127.0.0.1:$PORT" GUNICORN_WORKERS=${GUNICORN_WORKERS:-4} GUNICORN_THREADS=1
+export LOAD_SLUG=load LOAD_ROUNDS=9
+
+.venv/bin/python -m pip install --quiet -e ".[load]"
+if [ "${LOAD_REUSE_DB:-0}" != 1 ]; then
+  psql -h 127.0.0.1 -U postgres -d postgres -q -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB"
+  .venv/bin/python manage.py migrate --noinput -v 0
+  .venv/bin/python manage.py seed_demo > /dev/null
+  echo "== pairing 9 rounds of 500 (takes a minute)"
+  .venv/bin/python manage.py seed_demo --players 500 --rounds 9 --slug load
+fi
+.venv/bin/python manage.py collectstatic --noinput -v 0
+redis-cli -n 14 flushdb > /dev/null
+
+.venv/bin/gunicorn championship.wsgi:application -c deploy/gunicorn.conf.py --access-logfile /dev/null > "$WORK/gunicorn.log" 2>&1 &
+WEB=$!
+.venv/bin/celery -A championship worker --loglevel=WARNING --concurrency=1 > "$WORK/worker.log" 2>&1 &
+WORKER=$!
+trap 'kill $WEB $WORKER 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
+for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/healthz" > /dev/null && break; sleep 0.2; done
+
+run() {  # scenario users seconds
+  LOAD_SCENARIO=$1 .venv/bin/locust -f loadtest/locustfile.py --headless -u "$2" -r 25 -t "$3" \
+    --host "http://127.0.0.1:$PORT" --csv "loadtest/results/$1" --only-summary 2>&1 | tail -25
+}
+echo "== mixed: 100 spectators + organisers, 60 s"; run mixed 105 60s
+echo "== trivial view at saturation, 20 s"; run healthz 40 20s
+echo "== standings page at saturation, 20 s"; run standings 40 20s
