@@ -104,7 +104,7 @@ def test_killed_worker_task_is_redelivered_and_sent_once() -> None:
     from registrations.models import OutboundEmail, Registration
 
     smtp = SlowSMTP()
-    t = Tournament.objects.create(name="K", slug="k", starts_on="2027-03-14", ends_on="2027-03-14")
+    Tournament.objects.create(name="K", slug="k", starts_on="2027-03-14", ends_on="2027-03-14")
     env = {
         **os.environ,
         "REDIS_URL": "redis://127.0.0.1:6379/13",
