@@ -1,5 +1,6 @@
 """Security headers that Django does not set by itself."""
 
+import logging
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
@@ -30,4 +31,30 @@ class ContentSecurityPolicyMiddleware:
         if not request.path.startswith("/admin/"):
             response.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
         response.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+        return response
+
+
+class DatabaseUnavailableMiddleware:
+    """If the database goes away in the middle of a request (a restart, a failover), answer
+    503 with a page that needs no database, saying that nothing was saved. Every write is one
+    transaction, so nothing is half-saved; the next request reconnects."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        from django.db import InterfaceError, OperationalError, connections
+        from django.template.loader import render_to_string
+
+        if not isinstance(exception, OperationalError | InterfaceError):
+            return None
+        logging.getLogger(__name__).error("database unavailable: %s", exception)
+        for conn in connections.all():
+            conn.close_if_unusable_or_obsolete()
+        html = render_to_string("503.html")
+        response = HttpResponse(html, status=503)
+        response["Retry-After"] = "5"
         return response

@@ -89,6 +89,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_ratelimit.middleware.RatelimitMiddleware",
+    "championship.middleware.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "championship.urls"
