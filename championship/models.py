@@ -179,6 +179,8 @@ class Round(models.Model):
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
     )
+    #: Bumped when this round's boards or results change: the key of its cached pairings page.
+    version = models.PositiveIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     published_at = models.DateTimeField(null=True, blank=True)
 

@@ -4,12 +4,14 @@ player's games, exports. Thin: selectors do the reading (cached)."""
 from __future__ import annotations
 
 import csv
+from functools import partial, wraps
 from typing import Any
 
 import tablib
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.cache import patch_vary_headers
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
@@ -23,8 +25,60 @@ from .pairing import TIEBREAKS, write_trf
 TB = {t.key: t for t in TIEBREAKS}
 
 
-def _tournament(slug: str) -> Tournament:
+def _tournament(slug: str, request: HttpRequest | None = None) -> Tournament:
+    found = getattr(request, "_tournament", None)
+    if found is not None and found.slug == slug:
+        return found  # type: ignore[no-any-return]
     return get_object_or_404(Tournament, slug=slug)
+
+
+class _NotCacheable(Exception):
+    def __init__(self, response: HttpResponse) -> None:
+        self.response = response
+
+
+def anonymous_cache(view: Any, round_keyed: bool = False) -> Any:
+    """Whole public pages for anonymous visitors, cached under the tournament's version (so a
+    new result or round shows at once) and language. Organisers, exports and visitors with a
+    pending message get the page rendered for them."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        if (
+            request.method != "GET"
+            or request.GET.get("format")
+            or "messages" in request.COOKIES
+            or request.user.is_authenticated
+        ):
+            return view(request, slug, *args, **kwargs)  # type: ignore[no-any-return]
+        t = _tournament(slug, request)
+        request._tournament = t  # type: ignore[attr-defined]
+
+        def render_now() -> tuple[bytes, str]:
+            response = view(request, slug, *args, **kwargs)
+            if response.status_code != 200:
+                raise _NotCacheable(response)
+            return response.content, response["Content-Type"]
+
+        version = None
+        if round_keyed:
+            # A round's pairings change only with that round: other rounds' results do not
+            # invalidate them.
+            number = kwargs.get("number")
+            rounds = selectors.round_versions(t)
+            # ... but a newly published round changes the round buttons on every page.
+            version = f"r{number}.{rounds.get(number, 'x')}.{len(rounds)}"
+        try:
+            content, content_type = selectors.cached(
+                t, f"page:{get_language()}:{request.get_full_path()}", render_now, version
+            )
+        except _NotCacheable as exc:
+            return exc.response
+        response = HttpResponse(content, content_type=content_type)
+        patch_vary_headers(response, ("Cookie", "Accept-Language"))
+        return response
+
+    return wrapper
 
 
 def _context(t: Tournament, **extra: Any) -> dict[str, Any]:
@@ -38,22 +92,25 @@ def _context(t: Tournament, **extra: Any) -> dict[str, Any]:
     }
 
 
+@anonymous_cache
 def overview(request: HttpRequest, slug: str) -> HttpResponse:
-    t = _tournament(slug)
+    t = _tournament(slug, request)
     rows = selectors.cached(t, "top10", lambda: selectors.standings_rows(t)[:10])
     return render(request, "championship/t_overview.html", _context(t, top=rows))
 
 
+@anonymous_cache
 def players(request: HttpRequest, slug: str) -> HttpResponse:
-    t = _tournament(slug)
+    t = _tournament(slug, request)
     entrants = list(t.entrants.exclude(starting_number=None).order_by("starting_number"))
     if not entrants:
         entrants = list(t.entrants.order_by("name"))
     return render(request, "championship/t_players.html", _context(t, entrants=entrants))
 
 
+@anonymous_cache
 def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    t = _tournament(slug)
+    t = _tournament(slug, request)
     entrant = get_object_or_404(Entrant, tournament=t, pk=pk)
     games = selectors.entrant_games(t, entrant)
     rows = {r.number: r for r in selectors.standings_rows(t)}
@@ -92,8 +149,9 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     )
 
 
+@partial(anonymous_cache, round_keyed=True)
 def pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    t = _tournament(slug)
+    t = _tournament(slug, request)
     if number not in selectors.published_rounds(t):
         raise Http404(_("This round is not published yet."))
     # Lazy: the rows are read only when the cached table fragment is missing.
@@ -107,12 +165,15 @@ def pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(
         request,
         "championship/t_pairings.html",
-        _context(t, boards=boards, number=number),
+        _context(
+            t, boards=boards, number=number, round_version=selectors.round_versions(t)[number]
+        ),
     )
 
 
+@anonymous_cache
 def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
-    t = _tournament(slug)
+    t = _tournament(slug, request)
     upto = request.GET.get("round")
     upto_n = int(upto) if upto and upto.isdigit() else None
     fmt = request.GET.get("format")
@@ -213,8 +274,9 @@ def _download(data: tablib.Dataset, fmt: str, name: str) -> HttpResponse:
     return response
 
 
+@anonymous_cache
 def crosstable_page(request: HttpRequest, slug: str) -> HttpResponse:
-    t = _tournament(slug)
+    t = _tournament(slug, request)
     fmt = request.GET.get("format")
     if fmt not in ("csv", "xlsx"):
         # A callable: the template calls it only when its cached table fragment is missing.
@@ -239,7 +301,7 @@ def crosstable_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def trf_export(request: HttpRequest, slug: str) -> HttpResponse:
-    t = _tournament(slug)
+    t = _tournament(slug, request)
     text = write_trf(selectors.published_data(t))
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{t.slug}.trf"'

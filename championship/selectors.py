@@ -17,13 +17,13 @@ T = TypeVar("T")
 CACHE_SECONDS = 3600
 
 
-def cached(t: Tournament, key: str, compute: Callable[[], T]) -> T:
+def cached(t: Tournament, key: str, compute: Callable[[], T], version: str | None = None) -> T:
     """Computed once per tournament version; a result change makes a new key.
 
     While one request computes a new version, the others serve the previous version's value
     (stale by one result, for a second) instead of all recomputing at once after every result
     entered during a round. A cache that is down only means computing every time."""
-    full = f"champ:{t.pk}:v{t.version}:{key}"
+    full = f"champ:{t.pk}:v{t.version if version is None else version}:{key}"
     latest = f"champ:{t.pk}:latest:{key}"
     value = cache.get(full)
     if value is not None:
@@ -43,11 +43,18 @@ def published_data(t: Tournament) -> TournamentData:
 
 
 def published_rounds(t: Tournament) -> list[int]:
+    return list(round_versions(t))
+
+
+def round_versions(t: Tournament) -> dict[int, int]:
+    """Published round number → its version (for per-round cache keys)."""
     return cached(
         t,
         "rounds",
-        lambda: list(
-            t.round_set.filter(status=Round.Status.PUBLISHED).values_list("number", flat=True)
+        lambda: dict(
+            t.round_set.filter(status=Round.Status.PUBLISHED)
+            .order_by("number")
+            .values_list("number", "version")
         ),
     )
 

@@ -38,8 +38,11 @@ class ConcurrentEdit(ChampionshipError):
 User = AbstractBaseUser | AnonymousUser
 
 
-def _bump(t: Tournament) -> None:
+def _bump(t: Tournament, round_id: int | None = None) -> None:
+    """New versions for the cached pages: the tournament's, and the round's if one changed."""
     Tournament.objects.filter(pk=t.pk).update(version=F("version") + 1)
+    if round_id is not None:
+        Round.objects.filter(pk=round_id).update(version=F("version") + 1)
 
 
 # --- Entrants ----------------------------------------------------------------------------
@@ -372,7 +375,7 @@ def result_enter(
             old=old,
             new=new,
         )
-        _bump(t)
+        _bump(t, board.round_id)
     board.refresh_from_db()
     return board
 
@@ -391,7 +394,7 @@ def result_confirm(*, board: Board, user: Any) -> Board:
         ResultChange.objects.create(
             board=board, user=user, action="confirm", new=_describe(board.result, board.termination)
         )
-        _bump(board.round.tournament)
+        _bump(board.round.tournament, board.round_id)
     board.refresh_from_db()
     return board
 

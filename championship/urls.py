@@ -7,6 +7,7 @@ from . import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("lang/<str:code>/", views.switch_language, name="switch_language"),
     path("tournaments/<slug:slug>/", views.tournament_detail, name="tournament_detail"),
     path("t/<slug:slug>/", include("championship.urls_tournament")),
     path("", include("registrations.urls")),

@@ -22,7 +22,9 @@ export LOAD_SLUG=load LOAD_ROUNDS=9
 .venv/bin/python -m pip install --quiet -e ".[load]"
 if [ "${LOAD_REUSE_DB:-0}" != 1 ]; then
   psql -h 127.0.0.1 -U postgres -d postgres -q -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB"
-  .venv/bin/python manage.py migrate --noinput -v 0
+fi
+.venv/bin/python manage.py migrate --noinput -v 0
+if [ "${LOAD_REUSE_DB:-0}" != 1 ]; then
   .venv/bin/python manage.py seed_demo > /dev/null
   echo "== pairing 9 rounds of 500 (takes a minute)"
   .venv/bin/python manage.py seed_demo --players 500 --rounds 9 --slug load

@@ -55,6 +55,7 @@ def test_every_url_by_role():
     pages = {
         "home": (reverse("home"), OK, OK, OK, OK),
         "healthz": (reverse("healthz"), OK, OK, OK, OK),
+        "switch_language": (reverse("switch_language", args=["ru"]), 302, 302, 302, 302),
         "tournament_detail": (reverse("tournament_detail", args=["t"]), OK, OK, OK, OK),
         "registrations:register": (reverse("registrations:register", args=["t"]), OK, OK, OK, OK),
         "registrations:done": (reverse("registrations:done", args=["t"]), 302, 302, 302, 302),

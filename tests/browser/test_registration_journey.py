@@ -129,7 +129,7 @@ def test_language_switcher_and_master_class_sign_up(live_server: Any, phone_page
     page = phone_page
     page.goto(f"{live_server.url}/master-class/")
     page.click("nav .navbar-toggler")
-    page.click("button[name=language][value=ru]")
+    page.click(".lang-switch a[lang=ru]")
     page.wait_for_load_state()
     assert "Мастер-класс для новичков" in page.content()
     page.click(f"a[href='/master-class/{session.pk}/signup/']")

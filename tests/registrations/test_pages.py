@@ -62,7 +62,14 @@ def test_language_from_accept_language_and_switcher(client, tournament):
     assert "Турниры по Современным нардам" in ru.content.decode()
     en = client.get("/", HTTP_ACCEPT_LANGUAGE="en")
     assert "Modern Nardy tournaments" in en.content.decode()
-    client.post(reverse("set_language"), {"language": "ru", "next": "/"})
+    response = client.get(reverse("switch_language", args=["ru"]), {"next": "/"})
+    assert response.status_code == 302 and response["Location"] == "/"
+    assert (
+        client.get(reverse("switch_language", args=["ru"]), {"next": "https://evil.example/"})[
+            "Location"
+        ]
+        == "/"
+    )
     assert "Турниры" in client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
 
 
