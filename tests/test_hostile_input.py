@@ -4,8 +4,8 @@ error (property-based), and every form in the templates carries a CSRF token."""
 from __future__ import annotations
 
 import re
-from urllib.parse import quote
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from django.test import Client
