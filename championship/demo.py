@@ -8,7 +8,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from . import services
-from .models import Board, Entrant, Round, Tournament
+from .models import Board, Entrant, Tournament
 
 FIRST = [
     "Анна",
@@ -133,6 +133,3 @@ def _result(b: Board, rng: random.Random, termination: str | None) -> None:
     Tournament.objects.filter(pk=b.round.tournament_id).update(
         version=b.round.tournament.version + 1
     )
-
-
-__all__ = ["Round", "create_running_swiss"]

@@ -3,7 +3,6 @@ player's games, exports. Thin: selectors do the reading (cached)."""
 
 from __future__ import annotations
 
-import csv
 from functools import partial, wraps
 from typing import Any
 
@@ -315,6 +314,3 @@ def version(request: HttpRequest, slug: str) -> JsonResponse:
     if value is None:
         raise Http404
     return JsonResponse({"version": value})
-
-
-__all__ = ["csv"]

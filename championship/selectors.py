@@ -125,17 +125,6 @@ def crosstable(t: Tournament) -> list[CrossRow]:
     return cached(t, "crosstable", compute)
 
 
-def round_boards(
-    t: Tournament, number: int, *, include_draft: bool = False
-) -> tuple[Round, list[Board]]:
-    qs = Round.objects.filter(tournament=t, number=number)
-    if not include_draft:
-        qs = qs.filter(status=Round.Status.PUBLISHED)
-    rnd = qs.get()
-    boards = list(rnd.boards.select_related("white", "black").order_by("number"))
-    return rnd, boards
-
-
 def entrant_games(t: Tournament, entrant: Entrant) -> list[Board]:
     return list(
         Board.objects.filter(round__tournament=t, round__status=Round.Status.PUBLISHED)

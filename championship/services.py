@@ -7,8 +7,7 @@ from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -33,9 +32,6 @@ class ConcurrentEdit(ChampionshipError):
             _("Someone else changed this result meanwhile: it is now %(result)s.")
             % {"result": board.result or "—"}
         )
-
-
-User = AbstractBaseUser | AnonymousUser
 
 
 def _bump(t: Tournament, round_id: int | None = None) -> None:
@@ -397,6 +393,3 @@ def result_confirm(*, board: Board, user: Any) -> Board:
         _bump(board.round.tournament, board.round_id)
     board.refresh_from_db()
     return board
-
-
-__all__ = ["ChampionshipError", "ConcurrentEdit", "IntegrityError"]
