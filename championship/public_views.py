@@ -11,13 +11,11 @@ from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_vary_headers
-from django.utils.html import escape
-from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
-from . import selectors
+from . import html_tables, selectors
 from .models import Board, Entrant, Round, Tournament
 from .pairing import TIEBREAKS, write_trf
 
@@ -94,7 +92,7 @@ def _context(t: Tournament, **extra: Any) -> dict[str, Any]:
 @anonymous_cache
 def overview(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(slug, request)
-    rows = selectors.cached(t, "top10", lambda: selectors.standings_rows(t)[:10])
+    rows = selectors.top_rows(t)
     return render(request, "championship/t_overview.html", _context(t, top=rows))
 
 
@@ -178,44 +176,13 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     fmt = request.GET.get("format")
     if fmt in ("csv", "xlsx"):
         return _export_standings(t, selectors.standings_rows(t, upto_n), fmt)
-    cols = [TB[k] for k in t.tiebreak_order if k in TB]
     two = t.games_per_pairing == 2
-
-    def table() -> tuple[str, bool]:
-        rows = selectors.standings_rows(t, upto_n)
-        return standings_body(rows, cols, two), not rows
-
-    # The finished table is cached as HTML: a hit unpickles one string, not 500 rows.
-    body, empty = selectors.cached(t, f"standings-html:{upto_n}:{get_language()}", table)
+    body, empty = html_tables.standings_table(t, upto_n)
     return render(
         request,
         "championship/t_standings.html",
         _context(t, body=body, empty=empty, upto=upto_n, game_points=two),
     )
-
-
-def _num(value: object) -> str:
-    """1.5 → "1.5", 2.0 → "2", 10.75 → "10.75" (like floatformat:"-2")."""
-    text = f"{float(value):.2f}".rstrip("0").rstrip(".")  # type: ignore[arg-type]
-    return text
-
-
-def standings_body(rows: list[Any], cols: list[Any], game_points: bool = False) -> str:
-    """The table rows as HTML, built in Python: a 500-row table with 17 columns is ~8,500
-    template nodes otherwise, most of the page's time."""
-    out = []
-    for r in rows:
-        club = f' <span class="text-muted small">{escape(r.club)}</span>' if r.club else ""
-        tbs = "".join(f'<td class="num">{_num(r.tiebreaks.get(c.key, 0))}</td>' for c in cols)
-        if game_points:
-            tbs = f'<td class="num">{_num(r.game_points or 0)}</td>' + tbs
-        out.append(
-            f"<tr><td>{'=' if r.shared else ''}{r.rank}</td><td>{escape(r.name)}{club}</td>"
-            f'<td class="num"><strong>{_num(r.points)}</strong></td><td class="num">{r.games}</td>'
-            f'<td class="num">{r.wins}</td><td class="num">{r.draws}</td><td class="num">{r.losses}</td>'
-            f'<td class="num">{r.time_losses}</td><td class="num">{r.unplayed}</td>{tbs}</tr>'
-        )
-    return mark_safe("".join(out))  # noqa: S308 - every value above is escaped or a number
 
 
 def _standings_dataset(t: Tournament, rows: list[Any]) -> tablib.Dataset:
@@ -282,7 +249,7 @@ def crosstable_page(request: HttpRequest, slug: str) -> HttpResponse:
         return render(
             request,
             "championship/t_crosstable.html",
-            _context(t, rows=lambda: selectors.crosstable(t)),
+            _context(t, body=html_tables.crosstable_table(t)),
         )
     rows = selectors.crosstable(t)
     if fmt in ("csv", "xlsx"):

@@ -138,3 +138,22 @@ def models_q_player(entrant: Entrant) -> Any:
     from django.db.models import Q
 
     return Q(white=entrant) | Q(black=entrant)
+
+
+def warm(tournament_id: int) -> None:
+    """Compute the expensive parts of the public pages for the tournament's current version
+    (called after a result is saved), so that spectators' requests find them ready instead
+    of one of them paying for the recomputation."""
+    t = Tournament.objects.filter(pk=tournament_id).first()
+    if t is None:
+        return
+    from . import html_tables
+
+    html_tables.standings_table(t, None)
+    html_tables.crosstable_table(t)
+    top_rows(t)
+
+
+def top_rows(t: Tournament, n: int = 10) -> list[Row]:
+    """The leaders, for the overview page."""
+    return cached(t, f"top{n}", lambda: standings_rows(t)[:n])

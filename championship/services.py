@@ -3,6 +3,7 @@ results. Each is a transaction; user errors are ``ChampionshipError`` with a cle
 
 from __future__ import annotations
 
+import logging
 from dataclasses import asdict
 from datetime import datetime
 from typing import Any
@@ -32,6 +33,15 @@ class ConcurrentEdit(ChampionshipError):
             _("Someone else changed this result meanwhile: it is now %(result)s.")
             % {"result": board.result or "—"}
         )
+
+
+def _warm(tournament_id: int) -> None:
+    from .selectors import warm
+
+    try:
+        warm(tournament_id)
+    except Exception:  # a nicety: the pages compute what they need themselves
+        logging.getLogger(__name__).warning("could not warm the public pages", exc_info=True)
 
 
 def _bump(t: Tournament, round_id: int | None = None) -> None:
@@ -372,6 +382,7 @@ def result_enter(
             new=new,
         )
         _bump(t, board.round_id)
+        transaction.on_commit(lambda: _warm(t.pk))
     board.refresh_from_db()
     return board
 
