@@ -71,18 +71,6 @@ def codes(
     return WIN_LOSS[outcome]
 
 
-def board_codes(board: Board, two_games: bool = False) -> tuple[str, str | None]:
-    return codes(
-        board.black_id,
-        board.bye,
-        board.result,
-        board.termination,
-        board.result2,
-        board.termination2,
-        two_games,
-    )
-
-
 BOARD_FIELDS = (
     "round__number",
     "white_id",

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from django.core.cache import cache
+from django.db.models import Q
 
 from . import manager
 from .models import Board, Entrant, Round, Tournament
@@ -57,16 +58,6 @@ def round_versions(t: Tournament) -> dict[int, int]:
             .values_list("number", "version")
         ),
     )
-
-
-def complete_rounds(data: TournamentData) -> int:
-    """Rounds in which every game has a result."""
-    n = 0
-    for r in range(1, data.rounds_played + 1):
-        if any(len(p.rounds) >= r and p.rounds[r - 1].code == "*" for p in data.players):
-            break
-        n = r
-    return n
 
 
 def standings_rows(t: Tournament, upto: int | None = None) -> list[Row]:
@@ -128,16 +119,10 @@ def crosstable(t: Tournament) -> list[CrossRow]:
 def entrant_games(t: Tournament, entrant: Entrant) -> list[Board]:
     return list(
         Board.objects.filter(round__tournament=t, round__status=Round.Status.PUBLISHED)
-        .filter(models_q_player(entrant))
+        .filter(Q(white=entrant) | Q(black=entrant))
         .select_related("round", "white", "black")
         .order_by("round__number")
     )
-
-
-def models_q_player(entrant: Entrant) -> Any:
-    from django.db.models import Q
-
-    return Q(white=entrant) | Q(black=entrant)
 
 
 def warm(tournament_id: int) -> None:

@@ -11,8 +11,6 @@ Colour = Literal["w", "b"]
 
 #: TRF-2016 result codes of one player in one round.
 PLAYED_CODES = frozenset("10=WDL")
-WIN_CODES = frozenset("1+WFU")  # a win with or without playing (C.07 WIN)
-BYE_CODES = frozenset("HFUZ")
 
 
 @dataclass(frozen=True)

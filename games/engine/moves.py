@@ -31,8 +31,17 @@ class Step(NamedTuple):
 
     @property
     def text(self) -> str:
-        frm = "bar" if self.frm == BAR else str(self.frm)
-        return f"{frm}/{self.to}{'*' if self.hit else ''}"
+        return step_text(self.frm, self.to, self.hit)
+
+
+def step_text(frm: int, to: int, hit: bool) -> str:
+    """``13/8``, ``bar/22*``: a step in notation (§8.2)."""
+    return f"{'bar' if frm == BAR else frm}/{to}{'*' if hit else ''}"
+
+
+def format_turn(card: Card, steps: tuple[Step, ...] | list[Step]) -> str:
+    """Canonical text of a turn: the card, then every step explicit with its hit marked."""
+    return " ".join([card_text(card), *(s.text for s in steps)])
 
 
 class View:
@@ -105,12 +114,7 @@ class Play:
 
     @property
     def text(self) -> str:
-        return " ".join([card_text(self.card), *(s.text for s in self.steps)])
-
-    @property
-    def wins(self) -> bool:
-        """True if the play brings the mover's 15th checker home (§5)."""
-        return after(self.state, self.steps).is_home(self.state.to_move)
+        return format_turn(self.card, self.steps)
 
     def position(self) -> State:
         """The state after the play (boards, hands, piles, ply, side to move)."""

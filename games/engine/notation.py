@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .core import BAR, CHECKERS, Card, State, card_text, other, parse_card
+from .core import BAR, CHECKERS, Card, State, other, parse_card
 from .errors import EngineError
-from .moves import Play, Step, after, view
+from .moves import Play, Step, after, step_text, view
 
 _POINT = r"(?:bar|off|\d{1,2})"
 _STEP_RE = re.compile(rf"^({_POINT})((?:/{_POINT}\*?)+)$", re.IGNORECASE)
@@ -29,8 +29,7 @@ class WrittenStep:
 
     @property
     def text(self) -> str:
-        frm = "bar" if self.frm == BAR else str(self.frm)
-        return f"{frm}/{self.to}{'*' if self.star else ''}"
+        return step_text(self.frm, self.to, self.star)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,8 +188,3 @@ def g_text(group: tuple[WrittenStep, ...]) -> str:
     if len(group) == 1:
         return group[0].text
     return group[0].text.split("/")[0] + "".join("/" + s.text.split("/")[1] for s in group)
-
-
-def format_turn(card: Card, steps: tuple[Step, ...] | list[Step]) -> str:
-    """Canonical text of a turn."""
-    return " ".join([card_text(card), *(s.text for s in steps)])

@@ -16,7 +16,8 @@ from games.engine import (
 )
 from games.engine.core import FULL_HAND
 from games.engine.game import Game
-from games.engine.notation import format_turn, parse_turn, resolve_turn
+from games.engine.moves import format_turn
+from games.engine.notation import parse_turn, resolve_turn
 
 from .helpers import position, random_game
 
