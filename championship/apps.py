@@ -13,6 +13,8 @@ ORGANISER_PERMISSIONS = [
     ("registrations", "masterclasssession", ("view", "add", "change", "delete")),
     ("registrations", "masterclasssignup", ("view", "add", "change")),
     ("registrations", "outboundemail", ("view",)),
+    ("games", "game", ("view", "add", "change")),
+    ("games", "turn", ("view", "add", "change", "delete")),
 ]
 
 

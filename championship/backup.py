@@ -1,5 +1,5 @@
-"""Export one tournament (with its entrants, registrations, rounds, boards, result history and
-master-class sessions) to a JSON file, and restore it into a database that does not have it.
+"""Export one tournament (with its entrants, registrations, rounds, boards, result history, move
+sheets and master-class sessions) to a JSON file, and restore it into a database that does not have it.
 Re-exporting a restored tournament gives the same bytes: rows are written in a fixed order,
 with references by natural keys (slug, starting number, e-mail), never by database ids."""
 
@@ -78,6 +78,42 @@ BOARD_FIELDS = [
 ]
 
 
+GAME_FIELDS = [
+    "number",
+    "event",
+    "white_name",
+    "black_name",
+    "phase1_seconds",
+    "phase2_seconds",
+    "termination",
+    "termination_side",
+    "adjourned",
+    "clock_white_ms",
+    "clock_black_ms",
+    "clock_running_since",
+    "version",
+    "created_at",
+]
+TURN_FIELDS = ["ply", "text", "clock", "comments", "entered_at"]
+
+
+def _games(board: Board) -> list[dict[str, Any]]:
+    """The move sheets of a pairing (prefetched with their turns and who entered them)."""
+    return [
+        {
+            **_row(g, GAME_FIELDS),
+            "turns": [
+                {
+                    **_row(t, TURN_FIELDS),
+                    "entered_by": t.entered_by.get_username() if t.entered_by else None,
+                }
+                for t in sorted(g.turns.all(), key=lambda t: t.ply)
+            ],
+        }
+        for g in sorted(board.games.all(), key=lambda g: g.number)
+    ]
+
+
 class BackupError(Exception):
     pass
 
@@ -144,6 +180,7 @@ def export_tournament(t: Tournament) -> str:
                         **_row(b, BOARD_FIELDS),
                         "white": keys[b.white_id],
                         "black": keys.get(b.black_id) if b.black_id else None,
+                        "games": _games(b),
                         "changes": [
                             {
                                 "user": c.user.get_username() if c.user else None,
@@ -155,7 +192,9 @@ def export_tournament(t: Tournament) -> str:
                             for c in sorted(b.changes.all(), key=lambda c: (c.at, c.pk))
                         ],
                     }
-                    for b in r.boards.order_by("number").prefetch_related("changes__user")
+                    for b in r.boards.order_by("number").prefetch_related(
+                        "changes__user", "games__turns__entered_by"
+                    )
                 ],
             }
             for r in t.round_set.order_by("number")
@@ -185,6 +224,25 @@ def export_tournament(t: Tournament) -> str:
         ],
     }
     return json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+
+
+def _restore_game(board: Board, data: dict[str, Any], users: dict[str, Any]) -> None:
+    from games.models import Game, Turn
+
+    fields = {k: data[k] for k in GAME_FIELDS}
+    created_at = fields.pop("created_at")
+    game = Game.objects.create(board=board, **fields)
+    Game.objects.filter(pk=game.pk).update(created_at=created_at)
+    turns = Turn.objects.bulk_create(
+        Turn(
+            game=game,
+            entered_by=users.get(t["entered_by"]),
+            **{k: t[k] for k in TURN_FIELDS if k != "entered_at"},
+        )
+        for t in data["turns"]
+    )
+    for turn, t in zip(turns, data["turns"], strict=True):
+        Turn.objects.filter(game=game, ply=turn.ply).update(entered_at=t["entered_at"])
 
 
 def restore_tournament(text: str) -> Tournament:
@@ -242,6 +300,8 @@ def restore_tournament(text: str) -> Tournament:
                         new=c["new"],
                     )
                     ResultChange.objects.filter(pk=change.pk).update(at=c["at"])
+                for g in b.get("games", []):
+                    _restore_game(board, g, users)
         for s in data["masterclass_sessions"]:
             signups = s.pop("signups")
             session = MasterClassSession.objects.create(tournament=t, **s)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from datetime import timedelta
+from typing import Any
 
 from django.utils import timezone
 
@@ -62,9 +63,6 @@ CLUBS = [
     "Etobicoke",
 ]
 
-WIN_ENDS = ["home", "home", "home", "blocked", "blocked", "time", "resign"]
-DRAW_ENDS = ["cards", "cards", "agreement"]
-
 
 def create_running_swiss(
     *,
@@ -104,32 +102,60 @@ def create_running_swiss(
         for i in range(players)
     )
     # Every termination appears (the first results take one each), then a realistic mix.
+    # Every game has its whole sheet, played by the rules engine; the result follows from it.
     forced = ["home", "blocked", "time", "cards", "resign", "agreement", "forfeit"]
     for number in range(1, rounds + 1):
         rnd = services.round_pair_next(tournament=t)
         services.round_publish(round=rnd)
         boards = list(rnd.boards.select_related("white", "black").exclude(black=None))
         last = number == rounds and unfinished_last and rounds > 1
+        played = []
         for i, b in enumerate(boards):
             if last and i % 2:
+                played.append((b, _game(b, rng, None, stop_at=rng.randint(4, 50))))
                 continue
-            _result(b, rng, forced.pop(0) if forced else None)
+            played.append((b, _game(b, rng, forced.pop(0) if forced else None)))
+        _store(t, played)
         t.refresh_from_db()
     return t
 
 
-def _result(b: Board, rng: random.Random, termination: str | None) -> None:
-    if termination is None:
-        termination = rng.choice(
-            WIN_ENDS + DRAW_ENDS + ["forfeit"] * (1 if rng.random() < 0.05 else 0)
+def _game(b: Board, rng: random.Random, termination: str | None, stop_at: int | None = None) -> Any:
+    from games.demo import play_game
+
+    if termination is None and stop_at is None:
+        roll = rng.random()
+        termination = (
+            "forfeit"
+            if roll < 0.02
+            else "resign"
+            if roll < 0.1
+            else "time"
+            if roll < 0.14
+            else "agreement"
+            if roll < 0.17
+            else None
         )
-    if termination in DRAW_ENDS:
-        result = "1/2-1/2"
-    else:
-        stronger_white = (b.white.rating or 0) >= (b.black.rating or 0)
-        p_white = 0.65 if stronger_white else 0.35
-        result = "1-0" if rng.random() < p_white else "0-1"
-    Board.objects.filter(pk=b.pk).update(result=result, termination=termination, version=1)
-    Tournament.objects.filter(pk=b.round.tournament_id).update(
-        version=b.round.tournament.version + 1
+    stronger = b.white if (b.white.rating or 0) >= (b.black.rating or 0) else b.black
+    strong = None if rng.random() < 0.15 else ("white" if stronger == b.white else "black")
+    return play_game(rng, strong=strong, termination=termination, stop_at=stop_at)
+
+
+def _store(t: Tournament, played: list[tuple[Board, Any]]) -> None:
+    """Games, turns and the boards' results in a few queries."""
+    from games.demo import game_rows
+    from games.models import Game, Turn
+
+    games = Game.objects.bulk_create(
+        Game(board=b, number=1, event=t.name, **game_rows(eg)) for b, eg in played
     )
+    Turn.objects.bulk_create(
+        Turn(game=g, ply=turn.ply, text=turn.text, clock=turn.clock or "")
+        for g, (_b, eg) in zip(games, played, strict=True)
+        for turn in eg.turns
+    )
+    for b, eg in played:
+        if eg.outcome is not None:
+            b.result, b.termination, b.version = eg.outcome.result, eg.outcome.termination, 1
+    Board.objects.bulk_update([b for b, _eg in played], ["result", "termination", "version"])
+    Tournament.objects.filter(pk=t.pk).update(version=t.version + 1)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
@@ -51,8 +52,15 @@ def standings_table(t: Tournament, upto: int | None) -> tuple[SafeString, bool]:
 def crosstable_table(t: Tournament) -> SafeString:
     """Rows HTML of the crosstable: per round the opponent's rank, colour and result."""
 
+    games_url = reverse("games:list")
+
+    def result(c: dict[str, Any], link: int | None) -> str:
+        text = f"<strong>{escape(c['result'])}</strong>"
+        return f'<a href="{games_url}{link}/">{text}</a>' if link and c["opponent"] else text
+
     def build() -> SafeString:
         out = []
+        links = selectors.game_links(t)
         for x in selectors.crosstable(t):
             cells = "".join(
                 "<td>"
@@ -61,8 +69,9 @@ def crosstable_table(t: Tournament) -> SafeString:
                     if c["opponent"]
                     else ""
                 )
-                + f"<strong>{escape(c['result'])}</strong></td>"
-                for c in x.cells
+                + result(c, links.get((i, x.row.number)))
+                + "</td>"
+                for i, c in enumerate(x.cells, start=1)
             )
             out.append(
                 f'<tr><td>{x.row.rank}</td><td class="name">{escape(x.row.name)}</td>{cells}'

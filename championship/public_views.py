@@ -111,6 +111,15 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     entrant = get_object_or_404(Entrant, tournament=t, pk=pk)
     games = selectors.entrant_games(t, entrant)
     rows = {r.number: r for r in selectors.standings_rows(t)}
+    from games.models import Game
+
+    sheets: dict[int, list[tuple[int, int]]] = {}
+    for board_id, number, pk in (
+        Game.objects.filter(board__in=games)
+        .values_list("board_id", "number", "pk")
+        .order_by("number")
+    ):
+        sheets.setdefault(board_id, []).append((number, pk))
     lines = []
     for b in games:
         if b.black_id is None:
@@ -137,6 +146,7 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                 "opponent": opponent,
                 "colour": "w" if white else "b",
                 "score": score,
+                "games": sheets.get(b.pk, []),
             }
         )
     return render(

@@ -125,6 +125,27 @@ def entrant_games(t: Tournament, entrant: Entrant) -> list[Board]:
     )
 
 
+def game_links(t: Tournament) -> dict[tuple[int, int], int]:
+    """(round number, starting number) → the public game page's game id (game 1 of the
+    pairing), for both players of every published pairing that has a sheet."""
+    from games.models import Game
+
+    rows = Game.objects.filter(
+        board__round__tournament=t, board__round__status=Round.Status.PUBLISHED, number=1
+    ).values_list(
+        "pk",
+        "board__round__number",
+        "board__white__starting_number",
+        "board__black__starting_number",
+    )
+    links: dict[tuple[int, int], int] = {}
+    for pk, number, white, black in rows:
+        for sno in (white, black):
+            if sno is not None:
+                links[(number, sno)] = pk
+    return links
+
+
 def warm(tournament_id: int) -> None:
     """Compute the expensive parts of the public pages for the tournament's current version
     (called after a result is saved), so that spectators' requests find them ready instead

@@ -338,6 +338,7 @@ def result_enter(
     result2: str | None = None,
     termination2: str | None = None,
     now: datetime | None = None,
+    from_sheet: bool = False,
 ) -> Board:
     """Enter or correct a result (and the second game's, with two games per pairing).
     Optimistic concurrency: if the board changed since the form was shown
@@ -362,6 +363,8 @@ def result_enter(
     complete = bool(result) and (bool(result2) or not two)
     confirmed = not t.two_person_confirmation or not complete
     with transaction.atomic():
+        if not from_sheet:
+            _check_sheets(board, (result, termination), (result2, termination2))
         updated = Board.objects.filter(pk=board.pk, version=expected_version).update(
             result=result,
             termination=termination,
@@ -385,6 +388,21 @@ def result_enter(
         transaction.on_commit(lambda: _warm(t.pk))
     board.refresh_from_db()
     return board
+
+
+def _check_sheets(board: Board, first: tuple[str, str], second: tuple[str, str]) -> None:
+    """A result entered directly must agree with the game's sheet, if it has one."""
+    from games.services import GameError, check_board_result
+
+    for number, (value, old) in enumerate(
+        ((first, (board.result, board.termination)), (second, (board.result2, board.termination2))),
+        start=1,
+    ):
+        if value != old:
+            try:
+                check_board_result(board, number, *value)
+            except GameError as exc:
+                raise ChampionshipError(str(exc)) from None
 
 
 def result_confirm(*, board: Board, user: Any) -> Board:

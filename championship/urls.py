@@ -10,6 +10,7 @@ urlpatterns = [
     path("lang/<str:code>/", views.switch_language, name="switch_language"),
     path("tournaments/<slug:slug>/", views.tournament_detail, name="tournament_detail"),
     path("t/<slug:slug>/", include("championship.urls_tournament")),
+    path("games/", include("games.urls")),
     path("", include("registrations.urls")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

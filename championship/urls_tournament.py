@@ -1,5 +1,7 @@
 from django.urls import path
 
+from games import views as game_views
+
 from . import organiser_views, public_views
 
 app_name = "championship"
@@ -12,6 +14,8 @@ urlpatterns = [
     path("standings/", public_views.standings_page, name="standings"),
     path("crosstable/", public_views.crosstable_page, name="crosstable"),
     path("export.trf", public_views.trf_export, name="trf"),
+    path("games.nrd", game_views.tournament_records, name="games_all"),
+    path("games/<int:number>.nrd", game_views.tournament_records, name="games_round"),
     path("version.json", public_views.version, name="version"),
     path("manage/", organiser_views.dashboard, name="dashboard"),
     path("manage/pair/", organiser_views.pair_next, name="pair_next"),

@@ -12,6 +12,7 @@ from django.utils import timezone
 from championship.apps import ORGANISERS_GROUP
 from championship.demo import create_running_swiss
 from championship.models import Tournament
+from games.models import Game
 from registrations import tokens
 from registrations.models import MasterClassSignup, Registration
 from tests.conftest import make_session
@@ -48,6 +49,8 @@ def test_every_url_by_role():
     )
     swiss = create_running_swiss(slug="sw", players=6, rounds=1)
     first = swiss.entrants.order_by("starting_number").first()
+    game = Game.objects.filter(board__round__tournament=swiss).order_by("pk").first()
+    board = game.board
     manage = tokens.make_token(tokens.MANAGE, reg.pk, reg.email)
     confirm = tokens.make_token(tokens.CONFIRM, reg.pk, reg.email)
     cancel = tokens.make_token(tokens.SIGNUP, signup.pk, signup.email)
@@ -135,6 +138,18 @@ def test_every_url_by_role():
         "championship:pair_next": ("/t/sw/manage/pair/", 405, 405, 405, 405),
         "championship:pair_status": ("/t/sw/manage/pair/status.json", LOGIN, DENIED, OK, OK),
         "championship:round_manage": ("/t/sw/manage/round/1/", LOGIN, DENIED, OK, OK),
+        "championship:games_all": ("/t/sw/games.nrd", OK, OK, OK, OK),
+        "championship:games_round": ("/t/sw/games/1.nrd", OK, OK, OK, OK),
+        "games:list": ("/games/", OK, OK, OK, OK),
+        "games:new": ("/games/new/", 405, 405, 405, 405),
+        "games:board_game": (f"/games/board/{board.pk}/1/", LOGIN, DENIED, 302, 302),
+        "games:detail": (f"/games/{game.pk}/", OK, OK, OK, OK),
+        "games:version": (f"/games/{game.pk}/version.json", OK, OK, OK, OK),
+        "games:record": (f"/games/{game.pk}/record.nrd", OK, OK, OK, OK),
+        "games:sheet": (f"/games/{game.pk}/sheet/", LOGIN, DENIED, OK, OK),
+        "games:clock": (f"/games/{game.pk}/clock/", LOGIN, DENIED, OK, OK),
+        "games:clock_state": (f"/games/{game.pk}/clock/state.json", LOGIN, DENIED, OK, OK),
+        "games:clock_action": (f"/games/{game.pk}/clock/action/", 405, 405, 405, 405),
     }
     routed = set(names(get_resolver().url_patterns))
     assert routed <= set(pages), f"URLs without a permission entry: {sorted(routed - set(pages))}"
@@ -168,5 +183,15 @@ def test_every_url_by_role():
     assert swiss.round_set.count() == 1
     round_page = reverse("championship:round_manage", args=["sw", 1])
     assert clients[1].post(round_page, {"action": "results"}).status_code == DENIED
+    # Move sheets and the clock too: nothing changes without the permission.
+    turns = game.turns.count()
+    for url, data in (
+        (f"/games/{game.pk}/sheet/", {"action": "undo"}),
+        (f"/games/{game.pk}/clock/action/", {"action": "start"}),
+        ("/games/new/", {"white_name": "A", "black_name": "B"}),
+    ):
+        assert clients[0].post(url, data).status_code == LOGIN
+        assert clients[1].post(url, data).status_code == DENIED
+    assert game.turns.count() == turns and Game.objects.filter(board=None).count() == 0
     # A tampered link is refused with a clear page.
     assert clients[0].get(reverse("registrations:manage", args=[manage + "x"])).status_code == 400

@@ -66,6 +66,8 @@ class EngineError(ValueError):
         self.ply = ply
         self.side = side
         self.card = card
+        #: For ``no_route``: each route tried (its text) and the error that refused it.
+        self.causes: list[tuple[str, EngineError]] = []
         super().__init__(self.message)
 
     @property

@@ -171,9 +171,12 @@ def resolve_turn(state: State, written: WrittenTurn) -> Play:
         reasons = "; ".join(
             f"as {' '.join(s.text for s in steps)}: {exc.detail}" for steps, exc in errors
         )
-        raise EngineError(
+        error = EngineError(
             "no_route", text=" ".join(g_text(g) for g in written.groups), reasons=reasons
         )
+        # Each route tried and why it failed, for saying the reasons in another language.
+        error.causes = [(" ".join(s.text for s in steps), exc) for steps, exc in errors]
+        raise error
     boards = {(b.white, b.black) for b in (after(state, r) for r in results)}
     if len(boards) > 1:
         names = "; ".join(" ".join(s.text for s in r) for r in results)

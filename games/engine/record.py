@@ -59,10 +59,22 @@ def _parse_tags(lines: list[str]) -> tuple[list[tuple[str, str]], int]:
             break
         m = _TAG_RE.match(line)
         if not m:
-            raise EngineError("record_tags", detail=f"cannot read tag line {line!r}", ply=0)
+            raise EngineError(
+                "record_tags",
+                detail=f"cannot read tag line {line!r}",
+                reason="tag_line",
+                line=line,
+                ply=0,
+            )
         name = m.group(1)
         if any(name == k for k, _ in tags):
-            raise EngineError("record_tags", detail=f"tag {name} is given twice", ply=0)
+            raise EngineError(
+                "record_tags",
+                detail=f"tag {name} is given twice",
+                reason="tag_twice",
+                name=name,
+                ply=0,
+            )
         tags.append((name, _unescape(m.group(2))))
         i += 1
     return tags, i
@@ -77,15 +89,23 @@ def parse_record(text: str) -> Record:
     result_tag = tag.get("Result")
     termination_tag = tag.get("Termination")
     if result_tag is None:
-        raise EngineError("record_tags", detail="the Result tag is missing", ply=0)
+        raise EngineError(
+            "record_tags", detail="the Result tag is missing", reason="no_result", ply=0
+        )
     if result_tag not in RESULTS:
         raise EngineError(
-            "record_tags", detail=f"Result {result_tag!r} is not one of 1-0, 0-1, 1/2-1/2, *", ply=0
+            "record_tags",
+            detail=f"Result {result_tag!r} is not one of 1-0, 0-1, 1/2-1/2, *",
+            reason="bad_result",
+            value=result_tag,
+            ply=0,
         )
     if termination_tag is not None and termination_tag not in TERMINATIONS:
         raise EngineError(
             "record_tags",
             detail=f"Termination {termination_tag!r} is not one of {', '.join(TERMINATIONS)}",
+            reason="bad_termination",
+            value=termination_tag,
             ply=0,
         )
 
@@ -112,10 +132,21 @@ def parse_record(text: str) -> Record:
     for token in _TOKEN_RE.findall(body):
         next_ply = game.ply + 1 + (1 if pending is not None else 0)
         if final_token is not None:
-            raise EngineError("record_movetext", detail=f"{token!r} after the result", ply=next_ply)
+            raise EngineError(
+                "record_movetext",
+                detail=f"{token!r} after the result",
+                reason="after_result",
+                token=token,
+                ply=next_ply,
+            )
         if token.startswith("{"):
             if not token.endswith("}"):
-                raise EngineError("record_movetext", detail="unclosed comment", ply=next_ply)
+                raise EngineError(
+                    "record_movetext",
+                    detail="unclosed comment",
+                    reason="unclosed_comment",
+                    ply=next_ply,
+                )
             comment = token[1:-1].strip()
             if pending is not None:
                 pending_comments.append(comment)
@@ -138,7 +169,12 @@ def parse_record(text: str) -> Record:
             if number != expected or not side_ok:
                 want = f"{expected}." if ply % 2 == 1 else f"{expected}..."
                 raise EngineError(
-                    "record_movetext", detail=f"move number {token} where {want} was due", ply=ply
+                    "record_movetext",
+                    detail=f"move number {token} where {want} was due",
+                    reason="move_number",
+                    token=token,
+                    want=want,
+                    ply=ply,
                 )
             continue
         if _CARD_RE.match(token):
@@ -149,6 +185,8 @@ def parse_record(text: str) -> Record:
             raise EngineError(
                 "record_movetext",
                 detail=f"{token!r} is not a card, a step or a result",
+                reason="bad_token",
+                token=token,
                 ply=game.ply + 1,
             )
         pending.append(token)
@@ -160,6 +198,9 @@ def parse_record(text: str) -> Record:
         raise EngineError(
             "record_result",
             detail=f"the moves end with {final_token} but the Result tag says {result_tag}",
+            reason="final_token",
+            token=final_token,
+            value=result_tag,
             ply=last,
         )
     return record
@@ -168,40 +209,60 @@ def parse_record(text: str) -> Record:
 def check_result(game: Game, result: str, termination: str | None, last: int) -> None:
     """Check Result and Termination against the moves (ply of the error: ``last``)."""
 
-    def fail(detail: str) -> EngineError:
-        return EngineError("record_result", detail=detail, ply=last)
+    def fail(detail: str, reason: str, **params: str | None) -> EngineError:
+        return EngineError("record_result", detail=detail, reason=reason, ply=last, **params)
 
     decided = game.outcome
     if decided is not None:
         if termination is not None and termination != decided.termination:
             raise fail(
                 f"the moves end the game by {decided.termination} ({decided.result}), "
-                f"not by {termination}"
+                f"not by {termination}",
+                "other_termination",
+                decided=decided.termination,
+                result=decided.result,
+                termination=termination,
             )
         if result != decided.result:
             raise fail(
                 f"the moves end the game by {decided.termination} with {decided.result}, "
-                f"but the Result is {result}"
+                f"but the Result is {result}",
+                "other_result",
+                decided=decided.termination,
+                decided_result=decided.result,
+                result=result,
             )
         return
     if result == "*":
         if termination is not None:
-            raise fail("a record with result * has no Termination")
+            raise fail("a record with result * has no Termination", "star_termination")
         return
     if termination is None:
-        raise fail(f"the moves do not decide the game, so Result {result} needs a Termination")
+        raise fail(
+            f"the moves do not decide the game, so Result {result} needs a Termination",
+            "needs_termination",
+            result=result,
+        )
     if termination in ENGINE_TERMINATIONS:
-        raise fail(f"the moves do not end the game by {termination}")
+        raise fail(
+            f"the moves do not end the game by {termination}",
+            "not_by_moves",
+            termination=termination,
+        )
     side = None
     if termination in ("resign", "forfeit") and result in ("1-0", "0-1"):
         side = BLACK if result == "1-0" else WHITE  # the losing side
     try:
         outcome: Outcome = game.terminate(termination, side)
     except EngineError as exc:
-        raise fail(exc.detail) from None
+        raise fail(exc.detail, "termination_refused", termination=termination) from None
     if outcome.result != result:
         raise fail(
-            f"{termination} at this point gives {outcome.result}, but the Result is {result}"
+            f"{termination} at this point gives {outcome.result}, but the Result is {result}",
+            "termination_gives",
+            termination=termination,
+            gives=outcome.result,
+            result=result,
         )
 
 

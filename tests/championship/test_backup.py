@@ -69,6 +69,20 @@ def test_export_restore_export_is_byte_identical(tmp_path: Path) -> None:
     restored = Tournament.objects.get(slug="bk")
     assert Board.objects.filter(round__tournament=restored, termination="time").exists()
     assert ResultChange.objects.get().user == user
+    # The move sheets came back: every played game replays to its board's result.
+    from games.models import Game
+    from games.services import replay
+
+    games = Game.objects.filter(board__round__tournament=restored)
+    assert (
+        games.count()
+        == Board.objects.filter(round__tournament=restored).exclude(black=None).count()
+    )
+    for game in games.select_related("board"):
+        eg = replay(game)
+        assert (game.board.result, game.board.termination) == (
+            (eg.result, eg.termination) if eg.outcome else ("", "")
+        )
     with pytest.raises(CommandError, match="already has"):
         call_command("restore_tournament", str(first))
     bad = tmp_path / "bad.json"

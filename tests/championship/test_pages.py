@@ -79,12 +79,15 @@ def test_version_changes_when_a_result_changes(client: Client, organiser_client:
         {
             "action": "results",
             f"result-{board.pk}": "1-0",
-            f"termination-{board.pk}": "home",
+            f"termination-{board.pk}": "resign",
             f"version-{board.pk}": board.version,
         },
     )
     assert client.get("/t/s/version.json").json()["version"] > v1
     assert Board.objects.get(pk=board.pk).result == "1-0"
+    # The game being played has its sheet: the resignation is recorded on it (Black's).
+    game = board.games.get()
+    assert (game.termination, game.termination_side) == ("resign", "black")
 
 
 def measure(client: Client, n: int) -> list[int]:

@@ -1,0 +1,115 @@
+"""The board as SVG, drawn on the server (one drawing for every page; the pages' scripts only
+swap layers and mark points).
+
+White's numbering places White's home (points 1–6) bottom right, as in the text diagram: the
+top row runs 13–24 left to right, the bottom row 12–1. Each point is a ``<g class="pt">``
+with ``data-w`` (White's number) and ``data-b`` (Black's number); the bar halves carry
+``data-bar``. The checkers and point labels are one ``<g class="layer">`` per position.
+"""
+
+from __future__ import annotations
+
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+from .engine import BLACK, WHITE, State
+from .engine.core import BAR
+
+PW = 50  # point width
+BARW = 44
+M = 10  # margin
+H = 460  # board height
+DEPTH = 190  # triangle depth
+R = 21  # checker radius
+W = 2 * M + 12 * PW + BARW
+BAR_X = M + 6 * PW
+
+
+def _column_x(white_point: int) -> int:
+    col = 12 - white_point if white_point <= 12 else white_point - 13
+    return M + col * PW + (BARW if col >= 6 else 0)
+
+
+def _top(white_point: int) -> bool:
+    return white_point >= 13
+
+
+def _points() -> str:
+    parts = []
+    for p in range(1, 25):
+        x = _column_x(p)
+        if _top(p):
+            tri = f"{x},{M} {x + PW},{M} {x + PW // 2},{M + DEPTH}"
+            hit_y = M
+        else:
+            tri = f"{x},{H - M} {x + PW},{H - M} {x + PW // 2},{H - M - DEPTH}"
+            hit_y = H // 2
+        shade = "a" if p % 2 else "b"
+        parts.append(
+            f'<g class="pt" data-w="{p}" data-b="{25 - p}">'
+            f'<polygon class="tri tri-{shade}" points="{tri}"/>'
+            f'<rect class="hit" x="{x}" y="{hit_y}" width="{PW}" height="{H // 2 - M}"/></g>'
+        )
+    half = H // 2
+    # Black's bar checkers are drawn in the top half, White's in the bottom half.
+    parts.append(
+        f'<g class="pt barpt" data-bar="black"><rect class="hit" x="{BAR_X}" y="{M}" '
+        f'width="{BARW}" height="{half - M}"/></g>'
+        f'<g class="pt barpt" data-bar="white"><rect class="hit" x="{BAR_X}" y="{half}" '
+        f'width="{BARW}" height="{half - M}"/></g>'
+    )
+    return "".join(parts)
+
+
+def _stack(cx: int, top: bool, n: int, colour: str, edge: int | None = None) -> str:
+    if n <= 0:
+        return ""
+    room = DEPTH + 20 - 2 * R
+    step = min(2 * R, room // max(n - 1, 1)) if n > 1 else 0
+    start = edge if edge is not None else (M + R if top else H - M - R)
+    out = []
+    for i in range(n):
+        cy = start + i * step if top else start - i * step
+        out.append(f'<circle class="ck ck-{colour}" cx="{cx}" cy="{cy}" r="{R - 1}"/>')
+    if n > 5:
+        last = start + (n - 1) * step if top else start - (n - 1) * step
+        out.append(f'<text class="ck-n ck-n-{colour}" x="{cx}" y="{last + 5}">{n}</text>')
+    return "".join(out)
+
+
+def layer(state: State, numbering: str = WHITE) -> str:
+    """Checkers and point labels of a position; labels in ``numbering``'s numbers."""
+    out = [f'<g class="layer" data-ply="{state.ply}">']
+    for p in range(1, 25):
+        cx = _column_x(p) + PW // 2
+        top = _top(p)
+        label = p if numbering == WHITE else 25 - p
+        ly = M - 1 if top else H + 3
+        out.append(f'<text class="lbl" x="{cx}" y="{ly}" dy="{-2 if top else 10}">{label}</text>')
+        white = state.white[p]
+        black = state.black[25 - p]
+        if white:
+            out.append(_stack(cx, top, white, "w"))
+        elif black:
+            out.append(_stack(cx, top, black, "b"))
+    bar_cx = BAR_X + BARW // 2
+    out.append(_stack(bar_cx, True, state.black[BAR], "b", edge=H // 2 - R - 6 - 60))
+    out.append(_stack(bar_cx, False, state.white[BAR], "w", edge=H // 2 + R + 6 + 60))
+    out.append("</g>")
+    return "".join(out)
+
+
+def board(state: State, *, numbering: str = WHITE, label: str = "") -> SafeString:
+    """The whole board of a position as an inline SVG element."""
+    return mark_safe(  # noqa: S308 — built from numbers and an escaped label only
+        f'<svg class="nardy-board" viewBox="-4 -14 {W + 8} {H + 30}" role="img" '
+        f'aria-label="{escape(label)}" xmlns="http://www.w3.org/2000/svg">'
+        f"<title>{escape(label)}</title>"
+        f'<rect class="felt" x="0" y="0" width="{W}" height="{H}" rx="6"/>'
+        f'<rect class="barstrip" x="{BAR_X}" y="0" width="{BARW}" height="{H}"/>'
+        f'<rect class="home-w" x="{_column_x(6)}" y="{H // 2}" width="{6 * PW}" height="{H // 2}"/>'
+        f"{_points()}{layer(state, numbering)}</svg>"
+    )
+
+
+__all__ = ["BLACK", "WHITE", "board", "layer"]

@@ -1,0 +1,102 @@
+"""Games and their move sheets.
+
+A game's sheet is its list of turns. The position, the hands, the phase and (for the
+terminations the moves decide) the result are derived by replaying the sheet through
+``games.engine``; only what the moves cannot tell is stored: an organiser termination, an
+adjournment and the clock.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+ORGANISER_TERMINATIONS = [
+    ("time", _("time")),
+    ("resign", _("resign")),
+    ("agreement", _("agreement")),
+    ("forfeit", _("forfeit")),
+]
+SIDES = [("white", _("White")), ("black", _("Black"))]
+
+
+class Game(models.Model):
+    """A game of a pairing (``board`` and ``number`` 1 or 2: game 2 has the colours reversed)
+    or a game standing alone (a friendly or master-class game: ``board`` is empty)."""
+
+    board = models.ForeignKey(
+        "championship.Board",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="games",
+    )
+    number = models.PositiveSmallIntegerField(_("game"), default=1)
+    event = models.CharField(_("event"), max_length=200, blank=True)
+    white_name = models.CharField(_("White"), max_length=150, blank=True)
+    black_name = models.CharField(_("Black"), max_length=150, blank=True)
+    phase1_seconds = models.PositiveIntegerField(_("seconds per side, phase 1"), default=1800)
+    phase2_seconds = models.PositiveIntegerField(_("seconds per side, phase 2"), default=1800)
+    #: An organiser termination (the moves cannot tell it) and the side it concerns: the
+    #: flagged, resigning or absent side.
+    termination = models.CharField(
+        _("termination"), max_length=10, choices=ORGANISER_TERMINATIONS, blank=True
+    )
+    termination_side = models.CharField(max_length=5, choices=SIDES, blank=True)
+    adjourned = models.BooleanField(_("adjourned"), default=False)
+    #: The application as the clock: each side's time left when the clock last changed hands,
+    #: and since when the side to move has been thinking (empty: the clock is stopped).
+    clock_white_ms = models.IntegerField(null=True, blank=True)
+    clock_black_ms = models.IntegerField(null=True, blank=True)
+    clock_running_since = models.DateTimeField(null=True, blank=True)
+    #: Bumped on every change: the key of the cached public page and of optimistic locking.
+    version = models.PositiveIntegerField(default=0, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        constraints = [
+            models.UniqueConstraint(fields=["board", "number"], name="game_unique_per_board"),
+            models.CheckConstraint(
+                condition=models.Q(number__in=[1, 2]), name="game_number_1_or_2"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.white_name or '?'} – {self.black_name or '?'}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:detail", kwargs={"pk": self.pk})
+
+
+class Turn(models.Model):
+    """One line of the sheet: the turn in canonical notation, the mover's clock after it,
+    any comments of the record, who entered it and when."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="turns")
+    ply = models.PositiveSmallIntegerField(_("ply"))
+    text = models.CharField(_("turn"), max_length=40)
+    clock = models.CharField(_("clock"), max_length=10, blank=True)
+    comments = models.JSONField(default=list, blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    entered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "ply"]
+        verbose_name = _("turn")
+        verbose_name_plural = _("turns")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "ply"], name="turn_unique_ply"),
+            models.CheckConstraint(
+                condition=models.Q(ply__gte=1, ply__lte=72), name="turn_ply_1_to_72"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.ply}. {self.text}"

@@ -1,0 +1,454 @@
+"""Game pages: the public replay, record downloads, the organisers' move sheet (turn by turn,
+by clicks or notation, or a whole record at once) and the clock for a tablet at the board."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required, permission_required
+from django.core.cache import cache
+from django.db.models import Prefetch, Q
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+
+from championship.models import Board, Round, Tournament
+
+from . import board_svg, records, services
+from .engine import BLACK, WHITE, card_text, legal_plays, playable_cards
+from .engine.core import CARDS, hand_text
+from .engine.game import Game as EngineGame
+from .engine.notation import parse_turn, resolve_turn
+from .messages import SIDE_NAMES, TERMINATION_NAMES
+from .models import ORGANISER_TERMINATIONS, Game, Turn
+
+PERM = "games.change_game"
+PAGE_SECONDS = 3600
+
+
+def organiser(view: Any) -> Any:
+    return login_required(permission_required(PERM, raise_exception=True)(view))
+
+
+def _games() -> Any:
+    return Game.objects.select_related("board__round__tournament", "board__white", "board__black")
+
+
+def _public_game(pk: int) -> Game:
+    game = get_object_or_404(_games(), pk=pk)
+    if game.board is not None and game.board.round.status != Round.Status.PUBLISHED:
+        raise Http404(_("This round is not published yet."))
+    return game
+
+
+def _turns(game: Game) -> list[Turn]:
+    return list(game.turns.select_related("entered_by").order_by("ply"))
+
+
+# --- What the pages show ------------------------------------------------------------------
+def hand_cells(hand: tuple[int, ...], playable: set[tuple[int, int]] | None = None) -> list[Any]:
+    """A hand as the nine cards with their counts (and whether each can be played now)."""
+    return [
+        {
+            "card": card_text(card),
+            "count": n,
+            "playable": playable is not None and card in playable,
+        }
+        for card, n in zip(CARDS, hand, strict=True)
+    ]
+
+
+def click_plays(eg: EngineGame) -> dict[str, list[dict[str, Any]]]:
+    """Every legal play of every playable card, with each order its steps may be clicked in
+    (mover's numbering, 25 = bar): the page's click entry offers only these."""
+    if eg.outcome is not None or eg.adjourned:
+        return {}
+    state = eg.state
+    out: dict[str, list[dict[str, Any]]] = {}
+    for card in playable_cards(state):
+        plays = []
+        for play in legal_plays(state, card):
+            steps = [[s.frm, s.to] for s in play.steps]
+            orders = [steps]
+            if len(steps) == 2:
+                (a, b), (c, d) = steps
+                # The other order of two checkers' steps, or one checker's other route.
+                if b != c:
+                    other = [[c, d], [a, b]]
+                else:
+                    mid = a - (c - d)  # the other number first (from the bar too: 25 - n)
+                    other = [[a, mid], [mid, d]]
+                if _same_play(state, card, other, play):
+                    orders.append(other)
+            plays.append({"text": play.text, "orders": orders})
+        out[card_text(card)] = plays
+    return out
+
+
+def _same_play(state: Any, card: tuple[int, int], steps: list[list[int]], play: Any) -> bool:
+    """Is ``steps`` (in this order) legal and does it give the same board as ``play``?"""
+    text = " ".join([card_text(card), *(f"{'bar' if a == 25 else a}/{b}" for a, b in steps)])
+    try:
+        return bool(resolve_turn(state, parse_turn(text)).position() == play.position())
+    except ValueError:
+        return False
+
+
+def _side_info(eg: EngineGame, side: str, clock: services.Clock | None) -> dict[str, Any]:
+    state = eg.state
+    mover = state.to_move == side and eg.outcome is None
+    playable = set(playable_cards(state)) if mover and not eg.adjourned else None
+    return {
+        "side": side,
+        "label": SIDE_NAMES[side],
+        "hand": hand_cells(state.hand(side), playable),
+        "received": hand_text(state.received_pile(side)),
+        "home": state.home_count(side),
+        "bar": state.board(side)[25],
+        "to_move": mover,
+        "clock_ms": clock.left(side) if clock else None,
+        "clock": services.clock_text(clock.left(side)) if clock else "",
+        "running": bool(clock and clock.running == side),
+    }
+
+
+def game_context(game: Game, turns: list[Turn], eg: EngineGame | None = None) -> dict[str, Any]:
+    eg = eg or services.replay(game, turns)
+    white, black = services.names(game)
+    clock = services.clock(game, eg)
+    outcome = eg.outcome
+    state = eg.state
+    return {
+        "game": game,
+        "eg": eg,
+        "turns": turns,
+        "white_name": white,
+        "black_name": black,
+        "state": state,
+        "outcome": outcome,
+        "termination_name": TERMINATION_NAMES.get(outcome.termination, "") if outcome else "",
+        "sides": [_side_info(eg, WHITE, clock), _side_info(eg, BLACK, clock)],
+        "to_move_name": SIDE_NAMES[state.to_move],
+        "board_svg": board_svg.board(
+            state,
+            numbering=state.to_move,
+            label=_("Position after %(n)d turn(s)") % {"n": state.ply},
+        ),
+        "clock": clock,
+        "tournament": game.board.round.tournament if game.board else None,
+    }
+
+
+def _ply_frames(eg: EngineGame) -> list[dict[str, Any]]:
+    """What the replay shows at each ply: the board layer and the cards, clocks and turn."""
+    frames = []
+    for i, state in enumerate(eg.states):
+        turn = eg.turns[i - 1] if i else None
+        numbering = turn.side if turn else WHITE
+        frames.append(
+            {
+                "ply": i,
+                "layer": board_svg.layer(state, numbering),
+                "turn": turn.text if turn else "",
+                "side": str(SIDE_NAMES[turn.side]) if turn else "",
+                "clock": (turn.clock or "") if turn else "",
+                "white_hand": hand_text(state.hand(WHITE)),
+                "black_hand": hand_text(state.hand(BLACK)),
+                "white_received": hand_text(state.received_pile(WHITE)),
+                "black_received": hand_text(state.received_pile(BLACK)),
+                "phase": state.phase,
+                "white_home": state.home_count(WHITE),
+                "black_home": state.home_count(BLACK),
+            }
+        )
+    return frames
+
+
+# --- Public pages -------------------------------------------------------------------------
+def detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The public game page: replay with buttons and arrow keys; reloads itself while the
+    game goes on. Rendered once per game version and language for every visitor."""
+    game = _public_game(pk)
+    key = f"game:{game.pk}:v{game.version}:{get_language()}"
+    anonymous = not request.user.is_authenticated and "messages" not in request.COOKIES
+    if anonymous:
+        cached = cache.get(key)
+        if cached is not None:
+            return HttpResponse(cached)
+    turns = _turns(game)
+    eg = services.replay(game, turns)
+    context = game_context(game, turns, eg)
+    frames = _ply_frames(eg)
+    context.update(
+        frames=frames,
+        last_frame=frames[-1],
+        poll_seconds=settings.LIVE_POLL_SECONDS,
+        live=eg.outcome is None and not game.adjourned,
+        can_manage=request.user.has_perm(PERM),
+    )
+    response = render(request, "games/detail.html", context)
+    if anonymous:
+        cache.set(key, response.content, PAGE_SECONDS)
+    return response
+
+
+@never_cache
+def version(request: HttpRequest, pk: int) -> JsonResponse:
+    value = Game.objects.filter(pk=pk).values_list("version", flat=True).first()
+    if value is None:
+        raise Http404
+    return JsonResponse({"version": value})
+
+
+def record(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _public_game(pk)
+    text = records.game_record(game, _turns(game))
+    return _text_download(text, f"game-{game.pk}.nrd")
+
+
+def _text_download(text: str, name: str) -> HttpResponse:
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+def tournament_records(request: HttpRequest, slug: str, number: int | None = None) -> HttpResponse:
+    """All games of a published round (or of the whole tournament) as one file."""
+    t = get_object_or_404(Tournament, slug=slug)
+    rounds = Q(board__round__tournament=t, board__round__status=Round.Status.PUBLISHED)
+    if number is not None:
+        if not t.round_set.filter(number=number, status=Round.Status.PUBLISHED).exists():
+            raise Http404(_("This round is not published yet."))
+        rounds &= Q(board__round__number=number)
+    games = (
+        _games()
+        .filter(rounds)
+        .order_by("board__round__number", "board__number", "number")
+        .prefetch_related(Prefetch("turns", queryset=Turn.objects.order_by("ply")))
+    )
+    text = "\n".join(records.game_record(g, list(g.turns.all())) for g in games)
+    name = f"{t.slug}-round-{number}.nrd" if number is not None else f"{t.slug}-games.nrd"
+    return _text_download(text, name)
+
+
+def game_list(request: HttpRequest) -> HttpResponse:
+    """Games that stand alone (friendly and master-class games); organisers start new ones."""
+    games = list(Game.objects.filter(board=None).order_by("-created_at", "-pk")[:200])
+    return render(
+        request,
+        "games/list.html",
+        {"games": games, "can_manage": request.user.has_perm(PERM)},
+    )
+
+
+@require_POST
+@organiser
+def new_game(request: HttpRequest) -> HttpResponse:
+    white = request.POST.get("white_name", "").strip()[:150]
+    black = request.POST.get("black_name", "").strip()[:150]
+    event = request.POST.get("event", "").strip()[:200]
+    try:
+        p1 = int(request.POST.get("phase1_minutes") or 30)
+        p2 = int(request.POST.get("phase2_minutes") or 30)
+    except ValueError:
+        p1 = p2 = 0
+    if not white or not black or not (1 <= p1 <= 600 and 1 <= p2 <= 600):
+        messages.error(
+            request,
+            _("Enter both players' names and minutes per side from 1 to 600 for each phase."),
+        )
+        return render(
+            request,
+            "games/list.html",
+            {
+                "games": list(Game.objects.filter(board=None)[:200]),
+                "can_manage": True,
+                "form": request.POST,
+            },
+            status=400,
+        )
+    game = Game.objects.create(
+        white_name=white,
+        black_name=black,
+        event=event,
+        phase1_seconds=p1 * 60,
+        phase2_seconds=p2 * 60,
+    )
+    return redirect("games:sheet", pk=game.pk)
+
+
+@organiser
+def board_game(request: HttpRequest, board: int, number: int) -> HttpResponse:
+    """The sheet of game ``number`` of a pairing (made on first use)."""
+    b = get_object_or_404(Board.objects.select_related("round__tournament"), pk=board)
+    if b.round.status != Round.Status.PUBLISHED:
+        raise Http404(_("This round is not published yet."))
+    try:
+        game = services.game_for(b, number)
+    except services.GameError as exc:
+        raise Http404(str(exc)) from None
+    return redirect("games:sheet", pk=game.pk)
+
+
+# --- The organisers' move sheet -----------------------------------------------------------
+@organiser
+def sheet(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(_games(), pk=pk)
+    typed: dict[str, str] = {}
+    conflict: services.ResultConflict | None = None
+    status = 200
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        overrule = request.POST.get("overrule") == "sheet"
+        typed = {
+            k: request.POST.get(k, "") for k in ("text", "clock", "record", "termination", "side")
+        }
+        try:
+            _sheet_action(request, game, action, typed, overrule)
+            return redirect("games:sheet", pk=game.pk)
+        except services.ResultConflict as exc:
+            conflict = exc
+            typed["action"] = action
+            status = 409
+        except services.GameError as exc:
+            messages.error(request, str(exc))
+            status = 400
+        game = get_object_or_404(_games(), pk=pk)
+    turns = _turns(game)
+    context = game_context(game, turns)
+    eg = context["eg"]
+    context.update(
+        typed=typed,
+        conflict=conflict,
+        plays=click_plays(eg),
+        terminations=ORGANISER_TERMINATIONS,
+        can_adjourn=eg.can_adjourn and not game.adjourned,
+        record_text=records.game_record(game, turns),
+    )
+    return render(request, "games/sheet.html", context, status=status)
+
+
+def _sheet_action(
+    request: HttpRequest, game: Game, action: str, typed: dict[str, str], overrule: bool
+) -> None:
+    user = request.user
+    expected = request.POST.get("ply")
+    expected_ply = int(expected) if expected and expected.isdigit() else None
+    if action == "turn":
+        if not typed["text"].strip():
+            raise services.GameError(_("Enter the turn, for example 4:5 24/20 13/8."))
+        turn = services.turn_add(
+            game=game,
+            text=typed["text"],
+            user=user,
+            expected_ply=expected_ply,
+            clock_text_written=typed["clock"],
+            overrule=overrule,
+        )
+        messages.success(request, _("Ply %(n)d: %(turn)s") % {"n": turn.ply, "turn": turn.text})
+    elif action == "undo":
+        turn = services.turn_undo(game=game, user=user, expected_ply=expected_ply)
+        messages.success(
+            request, _("Ply %(n)d (%(turn)s) taken back.") % {"n": turn.ply, "turn": turn.text}
+        )
+    elif action == "terminate":
+        services.game_terminate(
+            game=game,
+            termination=typed["termination"],
+            side=typed["side"],
+            user=user,
+            overrule=overrule,
+        )
+    elif action == "upload":
+        text = typed["record"]
+        upload = request.FILES.get("file")
+        if upload is not None:
+            if upload.size and upload.size > 200_000:
+                raise services.GameError(_("The file is too large for a game record."))
+            try:
+                text = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise services.GameError(_("The file is not UTF-8 text.")) from None
+            typed["record"] = text
+        if not text.strip():
+            raise services.GameError(_("Paste the record or choose a file."))
+        eg = services.sheet_replace(game=game, text=text, user=user, overrule=overrule)
+        messages.success(request, _("The sheet is saved: %(n)d turn(s).") % {"n": len(eg.turns)})
+    elif action == "adjourn":
+        services.game_adjourn(game=game, user=user)
+    elif action == "resume":
+        services.game_resume(game=game, user=user)
+    else:
+        raise services.GameError(_("Unknown action."))
+
+
+# --- The clock ----------------------------------------------------------------------------
+@organiser
+def clock_page(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(_games(), pk=pk)
+    services.clock_settle(game=game, user=request.user)
+    game.refresh_from_db()
+    turns = _turns(game)
+    context = game_context(game, turns)
+    context["plays"] = click_plays(context["eg"])
+    return render(request, "games/clock.html", context)
+
+
+def _clock_state(game: Game) -> dict[str, Any]:
+    eg = services.replay(game)
+    c = services.clock(game, eg)
+    return {
+        "version": game.version,
+        "ply": eg.ply,
+        "to_move": eg.state.to_move,
+        "running": c.running if c else None,
+        "white_ms": c.white_ms if c else None,
+        "black_ms": c.black_ms if c else None,
+        "result": eg.result,
+        "server_time": timezone.now().isoformat(),
+    }
+
+
+@never_cache
+@organiser
+def clock_state(request: HttpRequest, pk: int) -> JsonResponse:
+    """The clock as the server sees it (and a fallen flag settled)."""
+    game = get_object_or_404(Game, pk=pk)
+    services.clock_settle(game=game, user=request.user)
+    game.refresh_from_db()
+    return JsonResponse(_clock_state(game))
+
+
+@require_POST
+@organiser
+def clock_action(request: HttpRequest, pk: int) -> JsonResponse:
+    game = get_object_or_404(_games(), pk=pk)
+    action = request.POST.get("action")
+    expected = request.POST.get("ply", "")
+    try:
+        if action == "start":
+            services.clock_start(game=game, user=request.user)
+        elif action == "pause":
+            services.clock_pause(game=game, user=request.user)
+        elif action == "turn":
+            services.turn_add(
+                game=game,
+                text=request.POST.get("text", ""),
+                user=request.user,
+                expected_ply=int(expected) if expected.isdigit() else None,
+                from_clock=True,
+                overrule=True,
+            )
+        else:
+            raise services.GameError(_("Unknown action."))
+    except services.GameError as exc:
+        game.refresh_from_db()
+        return JsonResponse({"error": str(exc), **_clock_state(game)}, status=400)
+    game.refresh_from_db()
+    return JsonResponse(_clock_state(game))

@@ -1,0 +1,128 @@
+"""Games in the browser: a turn entered by clicking a card and the checkers; the clock page
+with a flag in each phase and a reload in the middle; stepping through a replay."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Group, User
+
+from championship.apps import ORGANISERS_GROUP
+from games.engine.core import PHASE_PLIES
+from games.models import Game, Turn
+from tests.browser.conftest import csp_violations, watched_page
+from tests.games.helpers import reach
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def login(browser: Any, live_server: Any, next_url: str) -> tuple[Any, Any]:
+    user = User.objects.create_user("org", password="pw-organiser-123")
+    user.groups.add(Group.objects.get(name=ORGANISERS_GROUP))
+    ctx, page = watched_page(browser, viewport={"width": 1280, "height": 1000})
+    page.goto(f"{live_server.url}/accounts/login/?next={next_url}")
+    page.fill("#id_username", "org")
+    page.fill("#id_password", "pw-organiser-123")
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"{live_server.url}{next_url}")
+    return ctx, page
+
+
+def point(page: Any, white_number: int) -> Any:
+    return page.locator(f"#entry-board .pt[data-w='{white_number}'] .hit")
+
+
+def wait_for(check: Any, seconds: float = 10) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if check():
+            return
+        time.sleep(0.1)
+    raise AssertionError("condition not met in time")
+
+
+def test_click_a_turn_on_the_board_then_replay_it(live_server: Any, browser: Any) -> None:
+    game = Game.objects.create(white_name="Анна", black_name="Boris")
+    ctx, page = login(browser, live_server, f"/games/{game.pk}/sheet/")
+    # White plays 4:5 by clicking: 13 → 8 (the 5), then 24 → 20 (the 4).
+    page.click(".card-btn[data-card='4:5']")
+    assert "src" in point(page, 13).locator("..").get_attribute("class")
+    assert "src" not in (point(page, 19).locator("..").get_attribute("class") or "")
+    point(page, 13).click()
+    assert "dst" in point(page, 9).locator("..").get_attribute("class")
+    assert "dst" in point(page, 8).locator("..").get_attribute("class")
+    point(page, 8).click()
+    point(page, 24).click()
+    point(page, 19).click()  # held by Black: not offered, nothing happens
+    assert page.input_value("#id_text") == ""
+    point(page, 20).click()
+    assert page.input_value("#id_text") == "4:5 24/20 13/8"
+    page.click("main button[type=submit]:has-text('Enter turn')")
+    page.wait_for_load_state()
+    assert list(game.turns.values_list("text", flat=True)) == ["4:5 24/20 13/8"]
+    # An illegal typed turn: the engine's message, the text kept.
+    page.fill("#id_text", "4:5 24/20 13/9")
+    page.click("main button[type=submit]:has-text('Enter turn')")
+    page.wait_for_load_state()
+    assert "Ply 2 (Black, 4:5)" in page.inner_text(".alert-danger")
+    assert page.input_value("#id_text") == "4:5 24/20 13/9"
+    assert csp_violations(page) == []
+
+    # The public page steps through the game with buttons and arrow keys.
+    Turn.objects.create(game=game, ply=2, text="4:5 24/20 13/8")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    assert "after ply 2 of 2" in page.inner_text("#replay-where")
+    page.keyboard.press("ArrowLeft")
+    assert "after ply 1 of 2" in page.inner_text("#replay-where")
+    assert page.inner_text("[data-f='turn']").endswith("4:5 24/20 13/8")
+    page.click("[data-step='first']")
+    assert "after ply 0 of 2" in page.inner_text("#replay-where")
+    assert page.locator("#replay-board .ck-w").count() == 15
+    page.keyboard.press("End")
+    assert "after ply 2 of 2" in page.inner_text("#replay-where")
+    assert csp_violations(page) == []
+    ctx.close()
+
+
+def test_clock_page_flags_in_each_phase_and_survives_a_reload(
+    live_server: Any, browser: Any
+) -> None:
+    # Phase 1: 4 seconds a side. White starts, moves by clicks and presses the clock.
+    game = Game.objects.create(
+        white_name="Анна", black_name="Boris", phase1_seconds=4, phase2_seconds=3
+    )
+    ctx, page = login(browser, live_server, f"/games/{game.pk}/clock/")
+    page.click("[data-clock-action='start']")
+    page.wait_for_selector(".clock-btn.running[data-side='white']")
+    page.click(".card-btn[data-card='4:5']")
+    point(page, 24).click()
+    point(page, 20).click()
+    point(page, 13).click()
+    point(page, 8).click()
+    page.click(".clock-btn[data-side='white']")
+    page.wait_for_selector(".clock-btn.running[data-side='black']")
+    assert game.turns.get().text == "4:5 24/20 13/8"
+    # A reload in the middle: the clock goes on as the server has it.
+    time.sleep(1)
+    page.reload()
+    shown = page.inner_text(".clock-btn[data-side='black'] [data-time]")
+    assert shown in ("0:00:03", "0:00:02"), shown
+    # Black does not move: the flag falls, Black loses on time (phase 1).
+    wait_for(lambda: Game.objects.get(pk=game.pk).termination == "time", 12)
+    page.wait_for_selector("[data-result]")
+    assert page.inner_text("[data-result]") == "1-0"
+    assert csp_violations(page) == []
+
+    # Phase 2: a flag is a draw.
+    texts = reach(lambda eg: eg.ply == PHASE_PLIES and eg.outcome is None, seed=11)
+    game2 = Game.objects.create(white_name="C", black_name="D", phase1_seconds=60, phase2_seconds=2)
+    Turn.objects.bulk_create(Turn(game=game2, ply=i, text=t) for i, t in enumerate(texts, 1))
+    page.goto(f"{live_server.url}/games/{game2.pk}/clock/")
+    page.click("[data-clock-action='start']")
+    page.wait_for_selector(".clock-btn.running")
+    wait_for(lambda: Game.objects.get(pk=game2.pk).termination == "time", 12)
+    page.wait_for_selector("[data-result]")
+    assert page.inner_text("[data-result]") == "½-½"
+    ctx.close()

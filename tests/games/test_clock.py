@@ -1,0 +1,118 @@
+"""The application as the clock: the server's time decides, flags give the §6 outcome."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from games import services
+from games.engine import legal_plays
+from games.engine.core import PHASE_PLIES
+from games.models import Game, Turn
+from tests.games.helpers import organiser_client, played, reach
+
+pytestmark = pytest.mark.django_db
+
+
+class FakeNow:
+    def __init__(self) -> None:
+        self.at = timezone.now()
+
+    def __call__(self):  # type: ignore[no-untyped-def]
+        return self.at
+
+    def advance(self, seconds: float) -> None:
+        self.at += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def now(monkeypatch):  # type: ignore[no-untyped-def]
+    fake = FakeNow()
+    monkeypatch.setattr(services.timezone, "now", fake)
+    return fake
+
+
+def game_with(texts: list[str], minutes: int = 30) -> Game:
+    game = Game.objects.create(
+        white_name="W", black_name="B", phase1_seconds=minutes * 60, phase2_seconds=minutes * 60
+    )
+    Turn.objects.bulk_create(Turn(game=game, ply=i, text=t) for i, t in enumerate(texts, 1))
+    return game
+
+
+def post(client: Client, game: Game, **data: str):  # type: ignore[no-untyped-def]
+    data.setdefault("ply", str(game.turns.count()))
+    return client.post(f"/games/{game.pk}/clock/action/", data)
+
+
+def test_turns_take_the_time_from_the_server_and_switch_the_clock(now):
+    client, _user = organiser_client()
+    game = game_with([])
+    assert post(client, game, action="turn", text="4:5 24/20 13/8").status_code == 400  # stopped
+    assert post(client, game, action="start").status_code == 200
+    now.advance(42.4)
+    r = post(client, game, action="turn", text="4:5 24/20 13/8", clock="0:29:59")
+    state = r.json()
+    assert r.status_code == 200 and state["running"] == "black"
+    assert state["white_ms"] == 1_800_000 - 42_400
+    turn = game.turns.get()
+    assert turn.clock == "0:29:17"  # the server's time, not what the browser claimed
+    now.advance(10)
+    state = client.get(f"/games/{game.pk}/clock/state.json").json()
+    assert state["black_ms"] == 1_790_000 and state["white_ms"] == 1_757_600
+    # An illegal turn keeps the clock running and says why.
+    r = post(client, game, action="turn", text="4:5 24/20 13/9")
+    assert r.status_code == 400 and "13/9" in r.json()["error"]
+    assert r.json()["running"] == "black"
+
+
+def test_flag_in_phase_one_loses_on_time(now):
+    client, _user = organiser_client()
+    game = game_with(["4:5 24/20 13/8"], minutes=1)
+    post(client, game, action="start")
+    now.advance(61)
+    state = client.get(f"/games/{game.pk}/clock/state.json").json()
+    assert state["result"] == "1-0" and state["black_ms"] == 0
+    game.refresh_from_db()
+    assert (game.termination, game.termination_side) == ("time", "black")
+    # A turn sent after the flag fell is refused: the flag stands.
+    r = post(client, game, action="turn", text="4:5 24/20 13/8", ply="1")
+    assert r.status_code == 400 and game.turns.count() == 1
+
+
+def test_flag_in_phase_two_is_a_draw_and_phase_two_clocks_are_fresh(now):
+    client, _user = organiser_client()
+    texts = reach(lambda eg: eg.ply == PHASE_PLIES - 1 and eg.outcome is None, seed=5)
+    game = game_with(texts, minutes=2)
+    Game.objects.filter(pk=game.pk).update(phase2_seconds=60)
+    post(client, game, action="start")
+    game.refresh_from_db()
+    eg = played(texts)
+    move = legal_plays(eg.state, eg.playable_cards()[0])[0]
+    now.advance(5)
+    r = post(client, game, action="turn", text=move.text)
+    state = r.json()
+    assert r.status_code == 200 and state["ply"] == PHASE_PLIES
+    assert state["white_ms"] == state["black_ms"] == 60_000  # fresh phase-2 clocks for both
+    now.advance(60.5)
+    state = client.get(f"/games/{game.pk}/clock/state.json").json()
+    assert state["result"] == "1/2-1/2"
+    game.refresh_from_db()
+    assert game.termination == "time"
+
+
+def test_clock_page_survives_a_reload(now):
+    client, _user = organiser_client()
+    game = game_with([])
+    post(client, game, action="start")
+    now.advance(75)
+    html = client.get(f"/games/{game.pk}/clock/").content.decode()
+    assert 'data-ms="1725000"' in html and "0:28:45" in html  # as the server has it
+    # Pause keeps the time spent; starting again goes on from there.
+    post(client, game, action="pause")
+    now.advance(300)
+    html = client.get(f"/games/{game.pk}/clock/").content.decode()
+    assert 'data-ms="1725000"' in html
