@@ -278,16 +278,25 @@ def crosstable_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 def trf_export(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(slug, request)
-    text = write_trf(selectors.published_data(t))
+    return text_download(write_trf(selectors.published_data(t)), f"{t.slug}.trf")
+
+
+def text_download(text: str, name: str) -> HttpResponse:
+    """A UTF-8 text file to save (TRF, game records)."""
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{t.slug}.trf"'
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
+
+
+def version_json(rows: Any) -> JsonResponse:
+    """``{"version": n}`` of the one row of ``rows`` (a queryset), or 404."""
+    value = rows.values_list("version", flat=True).first()
+    if value is None:
+        raise Http404
+    return JsonResponse({"version": value})
 
 
 @never_cache
 def version(request: HttpRequest, slug: str) -> JsonResponse:
     """Polled by the pages (static/js/live.js) to reload when a result or round changes."""
-    value = Tournament.objects.filter(slug=slug).values_list("version", flat=True).first()
-    if value is None:
-        raise Http404
-    return JsonResponse({"version": value})
+    return version_json(Tournament.objects.filter(slug=slug))

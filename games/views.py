@@ -19,6 +19,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from championship.models import Board, Round, Tournament
+from championship.public_views import text_download, version_json
 
 from . import board_svg, records, services
 from .engine import BLACK, WHITE, card_text, legal_plays, playable_cards
@@ -200,22 +201,14 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @never_cache
 def version(request: HttpRequest, pk: int) -> JsonResponse:
-    value = Game.objects.filter(pk=pk).values_list("version", flat=True).first()
-    if value is None:
-        raise Http404
-    return JsonResponse({"version": value})
+    """Polled by a game in progress (static/js/live.js) to reload when a turn is entered."""
+    return version_json(Game.objects.filter(pk=pk))
 
 
 def record(request: HttpRequest, pk: int) -> HttpResponse:
     game = _public_game(pk)
     text = records.game_record(game, _turns(game))
-    return _text_download(text, f"game-{game.pk}.nrd")
-
-
-def _text_download(text: str, name: str) -> HttpResponse:
-    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{name}"'
-    return response
+    return text_download(text, f"game-{game.pk}.nrd")
 
 
 def tournament_records(request: HttpRequest, slug: str, number: int | None = None) -> HttpResponse:
@@ -234,7 +227,7 @@ def tournament_records(request: HttpRequest, slug: str, number: int | None = Non
     )
     text = "\n".join(records.game_record(g, list(g.turns.all())) for g in games)
     name = f"{t.slug}-round-{number}.nrd" if number is not None else f"{t.slug}-games.nrd"
-    return _text_download(text, name)
+    return text_download(text, name)
 
 
 def game_list(request: HttpRequest) -> HttpResponse:

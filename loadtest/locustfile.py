@@ -21,7 +21,7 @@ PASSWORD = os.environ.get("LOAD_PASSWORD", "nardy-organiser-2027")
 
 
 class Spectator(HttpUser):
-    """Someone refreshing standings and pairings on a phone."""
+    """Someone refreshing standings, pairings and game pages on a phone."""
 
     weight = 20
     wait_time = between(0.5, 1.5) if SCENARIO == "mixed" else constant(0)
@@ -46,6 +46,19 @@ class Spectator(HttpUser):
         if SCENARIO != "mixed":
             return self.standings()
         self.client.get(f"/t/{SLUG}/crosstable/", name="/t/[slug]/crosstable/")
+
+    #: Game ids found on the crosstable (its results link to the game pages).
+    game_ids: list[int] = []
+
+    @task(2)
+    def game(self) -> None:
+        if SCENARIO != "mixed":
+            return self.standings()
+        if not Spectator.game_ids:
+            html = self.client.get(f"/t/{SLUG}/crosstable/", name="/t/[slug]/crosstable/").text
+            Spectator.game_ids = sorted({int(x) for x in re.findall(r"/games/(\d+)/", html)})
+        if Spectator.game_ids:
+            self.client.get(f"/games/{random.choice(Spectator.game_ids)}/", name="/games/[id]/")
 
     @task(1)
     def overview(self) -> None:

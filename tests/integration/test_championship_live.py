@@ -36,6 +36,7 @@ def test_a_round_paired_twice_at_once_is_paired_once() -> None:
 def test_two_organisers_saving_the_same_result_lose_nothing() -> None:
     t = create_running_swiss(slug="c", players=8, rounds=1, unfinished_last=False)
     board = Board.objects.filter(round__tournament=t).exclude(black=None).first()
+    board.games.all().delete()  # a game recorded without a sheet: the result is typed in
     seen = board.version
     results = ["1-0", "0-1", "1/2-1/2", "1-0"]
     terminations = ["home", "time", "agreement", "resign"]
