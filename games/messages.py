@@ -11,19 +11,13 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from championship.models import TERMINATIONS
+
 from .engine import EngineError
+from .models import SIDES
 
-SIDE_NAMES = {"white": gettext_lazy("White"), "black": gettext_lazy("Black")}
-
-TERMINATION_NAMES = {
-    "home": gettext_lazy("home"),
-    "blocked": gettext_lazy("blocked"),
-    "time": gettext_lazy("time"),
-    "cards": gettext_lazy("cards"),
-    "resign": gettext_lazy("resign"),
-    "agreement": gettext_lazy("agreement"),
-    "forfeit": gettext_lazy("forfeit"),
-}
+SIDE_NAMES = dict(SIDES)
+TERMINATION_NAMES = dict(TERMINATIONS)
 
 MESSAGES = {
     "syntax": gettext_lazy("cannot read “%(text)s”: a turn starts with a card such as 4:5"),
@@ -55,9 +49,6 @@ MESSAGES = {
     "bear_off": gettext_lazy("step %(step)s goes past point 1; there is no bearing off"),
     "point_held": gettext_lazy(
         "step %(step)s lands on point %(point)s, held by %(count)s %(opponent)s checkers"
-    ),
-    "intermediate_held": gettext_lazy(
-        "step %(step)s needs point %(point)s on the way, held by %(count)s %(opponent)s checkers"
     ),
     "false_hit": gettext_lazy(
         "step %(step)s is marked with * but there is no blot on point %(point)s"

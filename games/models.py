@@ -13,12 +13,12 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-ORGANISER_TERMINATIONS = [
-    ("time", _("time")),
-    ("resign", _("resign")),
-    ("agreement", _("agreement")),
-    ("forfeit", _("forfeit")),
-]
+from championship.models import TERMINATIONS
+
+from .engine.game import ORGANISER_TERMINATIONS as ORGANISER_CODES
+
+#: The terminations an organiser enters (RULES.md §7), labelled as on the results page.
+ORGANISER_TERMINATIONS = [(code, label) for code, label in TERMINATIONS if code in ORGANISER_CODES]
 SIDES = [("white", _("White")), ("black", _("Black"))]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .engine.game import Game as EngineGame
 from .engine.record import format_record
 from .models import Game, Turn
 from .services import names, replay
@@ -31,6 +32,7 @@ def tags(game: Game) -> list[tuple[str, str]]:
     ]
 
 
-def game_record(game: Game, turns: list[Turn]) -> str:
-    """The canonical record of a stored game; Result and Termination follow the sheet."""
-    return format_record(tags(game), replay(game, turns))
+def game_record(game: Game, turns: list[Turn], eg: EngineGame | None = None) -> str:
+    """The canonical record of a stored game; Result and Termination follow the sheet
+    (``eg``: the sheet already replayed)."""
+    return format_record(tags(game), eg or replay(game, turns))

@@ -18,6 +18,8 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from championship.models import Board, Round, Tournament
+
 from .engine import BLACK, WHITE, EngineError
 from .engine.core import PHASE_PLIES
 from .engine.game import ENGINE_TERMINATIONS, Outcome
@@ -121,7 +123,7 @@ def game_for(board: Any, number: int = 1) -> Game:
         },
     )
     if created:  # the public pages link to the new game
-        type(t).objects.filter(pk=t.pk).update(version=F("version") + 1)
+        Tournament.objects.filter(pk=t.pk).update(version=F("version") + 1)
     return game
 
 
@@ -167,7 +169,7 @@ def _to_board(game: Game, eg: EngineGame, user: Any) -> None:
         return
     from championship import services as champ
 
-    board = type(game.board).objects.select_for_update().get(pk=game.board_id)
+    board = Board.objects.select_for_update().get(pk=game.board_id)
     game.board = board
     outcome = eg.outcome
     wanted = (outcome.result, outcome.termination) if outcome else ("", "")
@@ -196,11 +198,8 @@ def _lock(game: Game) -> Game:
     locked = (
         Game.objects.select_for_update().select_related("board__round__tournament").get(pk=game.pk)
     )
-    if locked.board is not None:
-        from championship.models import Round
-
-        if locked.board.round.status != Round.Status.PUBLISHED:
-            raise GameError(_("Games are recorded once the round is published."))
+    if locked.board is not None and locked.board.round.status != Round.Status.PUBLISHED:
+        raise GameError(_("Games are recorded once the round is published."))
     return locked
 
 
@@ -215,10 +214,11 @@ def _engine_error(exc: EngineError) -> GameError:
     return GameError(message(exc))
 
 
-def _reconcile(game: Game, eg: EngineGame, user: Any, *, overrule: bool, strict: bool) -> None:
-    entered = board_value(game)
-    if not overrule and not _sheet_agrees(eg, entered, strict=strict):
-        raise ResultConflict(eg.outcome, entered)
+def _reconcile(game: Game, eg: EngineGame, user: Any, *, overrule: bool) -> None:
+    """Give the sheet's outcome to the board unless it contradicts a result entered there
+    (then the organiser decides: ``overrule`` means the sheet stands)."""
+    if not overrule and not _sheet_agrees(eg, board_value(game), strict=False):
+        raise ResultConflict(eg.outcome, board_value(game))
     _to_board(game, eg, user)
 
 
@@ -271,7 +271,7 @@ def _flag_if_fallen(game: Game, eg: EngineGame, user: Any, now: datetime) -> boo
         clock_running_since=None,
         **{f"clock_{side}_ms": 0},
     )
-    _reconcile(game, eg, user, overrule=True, strict=False)
+    _to_board(game, eg, user)
     return True
 
 
@@ -303,41 +303,52 @@ def turn_add(
         if from_clock and game.clock_running_since is None and eg.outcome is None:
             raise GameError(_("Start the clock first."))
         flagged = _flag_if_fallen(game, eg, user, now)
+        if not flagged:
+            turn = _record_turn(game, eg, text, user, now, clock_text_written, overrule)
     if flagged:  # committed: the flag stands whatever happens to the turn
         raise GameError(_("The flag fell before the turn: the game ended on time."))
-    with transaction.atomic():
-        game = _lock(game)
-        turns = list(game.turns.order_by("ply"))
-        eg = replay(game, turns)
-        if game.adjourned:
-            raise GameError(_("The game is adjourned: resume it first."))
-        before = clock(game, eg, now)
-        try:
-            played = eg.play(text)
-        except EngineError as exc:
-            raise _engine_error(exc) from None
-        mover = played.side
-        fields: dict[str, Any] = {"adjourned": False}
-        written = clock_text_written.strip()
-        if before is not None and before.running is not None:
-            ms = before.left(mover)
-            written = clock_text(ms)
-            fields[f"clock_{mover}_ms"] = ms
-            fields["clock_running_since"] = now if eg.outcome is None else None
-            if played.ply == PHASE_PLIES:  # fresh phase-2 clocks for both (§6)
-                fields["clock_white_ms"] = fields["clock_black_ms"] = game.phase2_seconds * 1000
-        elif written and not _valid_clock(written):
-            raise GameError(_("Write the clock as h:mm:ss, for example 0:29:31."))
-        played.clock = written or None
-        turn = Turn.objects.create(
-            game=game,
-            ply=played.ply,
-            text=played.text,
-            clock=written,
-            entered_by=user if getattr(user, "is_authenticated", False) else None,
-        )
-        _touch(game, **fields)
-        _reconcile(game, eg, user, overrule=overrule, strict=False)
+    return turn
+
+
+def _record_turn(
+    game: Game,
+    eg: EngineGame,
+    text: str,
+    user: Any,
+    now: datetime,
+    clock_text_written: str,
+    overrule: bool,
+) -> Turn:
+    """Play ``text`` on the locked game's sheet and store it with the mover's clock."""
+    if game.adjourned:
+        raise GameError(_("The game is adjourned: resume it first."))
+    before = clock(game, eg, now)
+    try:
+        played = eg.play(text)
+    except EngineError as exc:
+        raise _engine_error(exc) from None
+    mover = played.side
+    fields: dict[str, Any] = {"adjourned": False}
+    written = clock_text_written.strip()
+    if before is not None and before.running is not None:
+        ms = before.left(mover)
+        written = clock_text(ms)
+        fields[f"clock_{mover}_ms"] = ms
+        fields["clock_running_since"] = now if eg.outcome is None else None
+        if played.ply == PHASE_PLIES:  # fresh phase-2 clocks for both (§6)
+            fields["clock_white_ms"] = fields["clock_black_ms"] = game.phase2_seconds * 1000
+    elif written and not _valid_clock(written):
+        raise GameError(_("Write the clock as h:mm:ss, for example 0:29:31."))
+    played.clock = written or None
+    turn = Turn.objects.create(
+        game=game,
+        ply=played.ply,
+        text=played.text,
+        clock=written,
+        entered_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+    _touch(game, **fields)
+    _reconcile(game, eg, user, overrule=overrule)
     return turn
 
 
@@ -375,7 +386,7 @@ def turn_undo(*, game: Game, user: Any, expected_ply: int | None = None) -> Turn
         last.delete()
         eg = replay(game, turns[:-1], terminations=False)
         _touch(game, **fields)
-        _reconcile(game, eg, user, overrule=True, strict=False)
+        _to_board(game, eg, user)
     return last
 
 
@@ -418,7 +429,7 @@ def sheet_replace(*, game: Game, text: str, user: Any, overrule: bool = False) -
             if not game.black_name and tags.get("Black"):
                 fields["black_name"] = tags["Black"][:150]
         _touch(game, **fields)
-        _reconcile(game, eg, user, overrule=True, strict=True)
+        _to_board(game, eg, user)
     return eg
 
 
@@ -445,6 +456,7 @@ def game_terminate(
             raise GameError(_("Choose White or Black."))
         if termination in ("resign", "forfeit") and not side:
             raise GameError(_("Choose the side that resigned or did not come."))
+        stopped = _stopped_clock(game, eg)  # the time spent until now stays spent
         try:
             outcome = eg.terminate(termination, side or None)
         except EngineError as exc:
@@ -455,9 +467,9 @@ def game_terminate(
             termination_side=termination_side(eg),
             adjourned=False,
             clock_running_since=None,
-            **_stopped_clock(game, eg),
+            **stopped,
         )
-        _reconcile(game, eg, user, overrule=overrule, strict=False)
+        _reconcile(game, eg, user, overrule=overrule)
     return outcome
 
 

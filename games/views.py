@@ -25,6 +25,7 @@ from . import board_svg, records, services
 from .engine import BLACK, WHITE, card_text, legal_plays, playable_cards
 from .engine.core import CARDS, hand_text
 from .engine.game import Game as EngineGame
+from .engine.moves import step_text
 from .engine.notation import parse_turn, resolve_turn
 from .messages import SIDE_NAMES, TERMINATION_NAMES
 from .models import ORGANISER_TERMINATIONS, Game, Turn
@@ -94,7 +95,7 @@ def click_plays(eg: EngineGame) -> dict[str, list[dict[str, Any]]]:
 
 def _same_play(state: Any, card: tuple[int, int], steps: list[list[int]], play: Any) -> bool:
     """Is ``steps`` (in this order) legal and does it give the same board as ``play``?"""
-    text = " ".join([card_text(card), *(f"{'bar' if a == 25 else a}/{b}" for a, b in steps)])
+    text = " ".join([card_text(card), *(step_text(a, b, False) for a, b in steps)])
     try:
         return bool(resolve_turn(state, parse_turn(text)).position() == play.position())
     except ValueError:
@@ -322,7 +323,7 @@ def sheet(request: HttpRequest, pk: int) -> HttpResponse:
         plays=click_plays(eg),
         terminations=ORGANISER_TERMINATIONS,
         can_adjourn=eg.can_adjourn and not game.adjourned,
-        record_text=records.game_record(game, turns),
+        record_text=records.game_record(game, turns, eg),
     )
     return render(request, "games/sheet.html", context, status=status)
 

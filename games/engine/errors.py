@@ -26,9 +26,6 @@ MESSAGES: dict[str, str] = {
     "bar_first": "step {step}: {side} has {count} checker(s) on the bar and must enter them first",
     "bear_off": "step {step} goes past point 1; there is no bearing off",
     "point_held": "step {step} lands on point {point}, held by {count} {opponent} checkers",
-    "intermediate_held": (
-        "step {step} needs point {point} on the way, held by {count} {opponent} checkers"
-    ),
     "false_hit": "step {step} is marked with * but there is no blot on point {point}",
     "incomplete": "the card {card} is not played in full: {missing} is still to be played",
     "extra_step": (

@@ -116,3 +116,16 @@ def test_clock_page_survives_a_reload(now):
     now.advance(300)
     html = client.get(f"/games/{game.pk}/clock/").content.decode()
     assert 'data-ms="1725000"' in html
+
+
+def test_a_termination_keeps_the_time_spent_on_the_running_clock(now):
+    client, _user = organiser_client()
+    game = game_with([])
+    post(client, game, action="start")
+    now.advance(12)
+    r = client.post(
+        f"/games/{game.pk}/sheet/", {"action": "terminate", "termination": "agreement", "side": ""}
+    )
+    assert r.status_code == 302
+    game.refresh_from_db()
+    assert game.clock_running_since is None and game.clock_white_ms == 1_788_000
