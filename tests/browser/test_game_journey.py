@@ -126,3 +126,25 @@ def test_clock_page_flags_in_each_phase_and_survives_a_reload(
     page.wait_for_selector("[data-result]")
     assert page.inner_text("[data-result]") == "½-½"
     ctx.close()
+
+
+def test_clock_page_keeps_a_turn_sent_while_the_connection_is_down(
+    live_server: Any, browser: Any
+) -> None:
+    game = Game.objects.create(white_name="A", black_name="B", phase1_seconds=600)
+    ctx, page = login(browser, live_server, f"/games/{game.pk}/clock/")
+    page.click("[data-clock-action='start']")
+    page.wait_for_selector(".clock-btn.running[data-side='white']")
+    page.click(".card-btn[data-card='4:5']")
+    point(page, 24).click()
+    point(page, 20).click()
+    point(page, 13).click()
+    point(page, 8).click()
+    ctx.set_offline(True)
+    page.click(".clock-btn[data-side='white']")
+    page.wait_for_selector("#clock-offline:not(.d-none)")
+    assert game.turns.count() == 0
+    ctx.set_offline(False)  # the page sends the turn again by itself
+    page.wait_for_selector(".clock-btn.running[data-side='black']", timeout=15000)
+    assert list(game.turns.values_list("text", flat=True)) == ["4:5 24/20 13/8"]
+    ctx.close()

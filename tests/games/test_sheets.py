@@ -73,6 +73,10 @@ ILLEGAL = [
     ([], "4:5 13/9* 13/8", "marked with * but there is no blot"),
     ([], "1:5 6/5 6/1", "lands on point 1, held by 2 Black checkers"),
     ([], "1:5 24/23 24/19", "lands on point 19, held by 5 Black checkers"),
+    ([], "4:5 bar/21 13/8", "enters from the bar, but White has no checker there"),
+    ([], "4:5 24/20 6/0", "goes past point 1; there is no bearing off"),
+    ([], "2:5 24/17", "24/17 cannot be played with the card 2:5: as 24/22 22/17"),
+    (["3:6 8/5 8/2"], "1:2 24/21", "can be played more than one way with different results"),
     (
         ["4:5 24/20 13/8", "4:5 24/20 13/8", "4:5 24/15", "4:5 24/15"],
         "4:5 13/8 13/9",
@@ -120,6 +124,27 @@ def test_positional_errors_bar_first_ambiguous_blocked_card_and_game_over(org):
     assert "form" in r.content.decode() and game3.turns.count() == len(texts)
 
 
+def test_a_step_after_the_winning_step_is_refused(org):
+    import random
+
+    from games.demo import play_game
+    from games.engine import legal_plays
+
+    # A game in which White has 14 checkers home after 38 turns (the demo's race policy).
+    texts = [t.text for t in play_game(random.Random(7), strong="white").turns[:38]]
+    eg = played(texts)
+    assert eg.state.home_count(WHITE) == 14 and eg.state.to_move == WHITE
+    win = next(
+        p for c in eg.playable_cards() for p in legal_plays(eg.state, c) if len(p.steps) == 1
+    )
+    game = new_game(org)
+    load(game, texts)
+    r = enter(org, game, f"{win.text} 24/23")
+    assert r.status_code == 400
+    assert "comes after the game was won" in r.content.decode()
+    assert game.turns.count() == 38
+
+
 def _hand(eg):  # type: ignore[no-untyped-def]
     from games.engine.core import hand_cards
 
@@ -138,6 +163,9 @@ def test_messages_in_russian(org):
     html = r.content.decode()
     assert r.status_code == 400
     assert "Ход 1 (Белые, 4:5)" in html and "13/9" in html
+    # Every route tried is explained in Russian too.
+    html = enter(org, game, "2:5 24/17").content.decode()
+    assert "как 24/22 22/17: шаг 22/17 ведёт на пункт 17" in html
 
 
 def test_undo_takes_back_the_last_turn_only_once(org):
