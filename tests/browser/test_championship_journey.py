@@ -10,7 +10,7 @@ from django.contrib.auth.models import Group, User
 
 from championship.apps import ORGANISERS_GROUP
 from championship.models import Board, Entrant, Round, Tournament
-from tests.browser.conftest import csp_violations, watched_page
+from tests.browser.conftest import close, csp_violations, watched_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -86,5 +86,5 @@ def test_organiser_runs_rounds_and_spectator_sees_standings_change(
     tab.goto(f"{live_server.url}/t/hall/pairings/2/")
     assert "Round 2" in tab.inner_text("main")
     assert csp_violations(tab) == [] and csp_violations(org) == []
-    spectator_ctx.close()
-    org_ctx.close()
+    close(spectator_ctx)
+    close(org_ctx)

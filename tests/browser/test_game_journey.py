@@ -12,7 +12,7 @@ from django.contrib.auth.models import Group, User
 from championship.apps import ORGANISERS_GROUP
 from games.engine.core import PHASE_PLIES
 from games.models import Game, Turn
-from tests.browser.conftest import csp_violations, watched_page
+from tests.browser.conftest import close, csp_violations, watched_page
 from tests.games.helpers import reach
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -83,7 +83,7 @@ def test_click_a_turn_on_the_board_then_replay_it(live_server: Any, browser: Any
     page.keyboard.press("End")
     assert "after ply 2 of 2" in page.inner_text("#replay-where")
     assert csp_violations(page) == []
-    ctx.close()
+    close(ctx)
 
 
 def test_clock_page_flags_in_each_phase_and_survives_a_reload(
@@ -125,7 +125,7 @@ def test_clock_page_flags_in_each_phase_and_survives_a_reload(
     wait_for(lambda: Game.objects.get(pk=game2.pk).termination == "time", 12)
     page.wait_for_selector("[data-result]")
     assert page.inner_text("[data-result]") == "½-½"
-    ctx.close()
+    close(ctx)
 
 
 def test_clock_page_keeps_a_turn_sent_while_the_connection_is_down(
@@ -147,4 +147,4 @@ def test_clock_page_keeps_a_turn_sent_while_the_connection_is_down(
     ctx.set_offline(False)  # the page sends the turn again by itself
     page.wait_for_selector(".clock-btn.running[data-side='black']", timeout=15000)
     assert list(game.turns.values_list("text", flat=True)) == ["4:5 24/20 13/8"]
-    ctx.close()
+    close(ctx)
