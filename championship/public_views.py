@@ -10,12 +10,11 @@ import tablib
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
-from . import html_tables, selectors
+from . import html_tables, pagecache, selectors
 from .models import Board, Entrant, Round, Tournament
 from .pairing import TIEBREAKS, write_trf
 
@@ -51,11 +50,11 @@ def anonymous_cache(view: Any, round_keyed: bool = False) -> Any:
         t = _tournament(slug, request)
         request._tournament = t  # type: ignore[attr-defined]
 
-        def render_now() -> tuple[bytes, str]:
+        def render_now() -> pagecache.Page:
             response = view(request, slug, *args, **kwargs)
             if response.status_code != 200:
                 raise _NotCacheable(response)
-            return response.content, response["Content-Type"]
+            return pagecache.page(response.content, response["Content-Type"])
 
         version = None
         if round_keyed:
@@ -66,14 +65,12 @@ def anonymous_cache(view: Any, round_keyed: bool = False) -> Any:
             # ... but a newly published round changes the round buttons on every page.
             version = f"r{number}.{rounds.get(number, 'x')}.{len(rounds)}"
         try:
-            content, content_type = selectors.cached(
-                t, f"page:{get_language()}:{request.get_full_path()}", render_now, version
+            page = selectors.cached(
+                t, f"html:{get_language()}:{request.get_full_path()}", render_now, version
             )
         except _NotCacheable as exc:
             return exc.response
-        response = HttpResponse(content, content_type=content_type)
-        patch_vary_headers(response, ("Cookie", "Accept-Language"))
-        return response
+        return pagecache.respond(request, page)
 
     return wrapper
 

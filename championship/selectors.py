@@ -4,6 +4,7 @@ size, cached under the tournament's version (bumped on every result or round cha
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -18,12 +19,19 @@ T = TypeVar("T")
 CACHE_SECONDS = 3600
 
 
+#: True while the value being computed used a previous version's value somewhere inside.
+_served_stale: ContextVar[bool] = ContextVar("served_stale", default=False)
+
+
 def cached(t: Tournament, key: str, compute: Callable[[], T], version: str | None = None) -> T:
     """Computed once per tournament version; a result change makes a new key.
 
-    While one request computes a new version, the others serve the previous version's value
-    (stale by one result, for a second) instead of all recomputing at once after every result
-    entered during a round. A cache that is down only means computing every time."""
+    While another process computes a new version (the worker warming the pages after a
+    result, or another request), this one serves the previous version's value (stale by one
+    result, for a second) instead of all recomputing at once. A value computed from such a
+    stale part (a page around a stale table) is served but not stored under the new version,
+    so the new version is never stuck with old content. A cache that is down only means
+    computing every time."""
     full = f"champ:{t.pk}:v{t.version if version is None else version}:{key}"
     latest = f"champ:{t.pk}:latest:{key}"
     value = cache.get(full)
@@ -32,10 +40,17 @@ def cached(t: Tournament, key: str, compute: Callable[[], T], version: str | Non
     if not cache.add(full + ":lock", 1, 30):
         stale = cache.get(latest)
         if stale is not None:
+            _served_stale.set(True)
             return stale  # type: ignore[no-any-return]
-    value = compute()
-    cache.set_many({full: value, latest: value}, CACHE_SECONDS)
-    cache.delete(full + ":lock")
+    outer = _served_stale.get()
+    _served_stale.set(False)
+    try:
+        value = compute()
+        if not _served_stale.get():
+            cache.set_many({full: value, latest: value}, CACHE_SECONDS)
+    finally:
+        cache.delete(full + ":lock")
+        _served_stale.set(outer or _served_stale.get())
     return value
 
 
@@ -148,8 +163,9 @@ def game_links(t: Tournament) -> dict[tuple[int, int], int]:
 
 def warm(tournament_id: int) -> None:
     """Compute the expensive parts of the public pages for the tournament's current version
-    (called after a result is saved), so that spectators' requests find them ready instead
-    of one of them paying for the recomputation."""
+    (in the worker, after a result is saved), so that spectators' requests find them ready
+    instead of one of them paying for the recomputation; until then they serve the previous
+    version's tables."""
     t = Tournament.objects.filter(pk=tournament_id).first()
     if t is None:
         return

@@ -36,10 +36,12 @@ class ConcurrentEdit(ChampionshipError):
 
 
 def _warm(tournament_id: int) -> None:
-    from .selectors import warm
+    """Have a worker recompute the public tables for the new version (the organiser's request
+    does not wait for it; spectators see the previous version until it is done)."""
+    from .tasks import warm_public_pages_task
 
     try:
-        warm(tournament_id)
+        warm_public_pages_task.delay(tournament_id)
     except Exception:  # a nicety: the pages compute what they need themselves
         logging.getLogger(__name__).warning("could not warm the public pages", exc_info=True)
 

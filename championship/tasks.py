@@ -8,7 +8,7 @@ from typing import Any
 from celery import shared_task
 from django.core.cache import cache
 
-from . import services
+from . import selectors, services
 from .models import Tournament
 
 STATUS_SECONDS = 900
@@ -39,3 +39,9 @@ def pair_round_task(tournament_id: int) -> dict[str, Any]:
         return {"ok": False, "error": str(exc)}
     set_status(tournament_id, state="done", text="", percent=100, round=rnd.number)
     return {"ok": True, "round": rnd.number}
+
+
+@shared_task
+def warm_public_pages_task(tournament_id: int) -> None:
+    """Recompute the standings, crosstable and leaders after a result (see selectors.warm)."""
+    selectors.warm(tournament_id)

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from championship import pagecache
 from championship.models import Board, Round, Tournament
 from championship.public_views import text_download, version_json
 
@@ -177,12 +178,12 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The public game page: replay with buttons and arrow keys; reloads itself while the
     game goes on. Rendered once per game version and language for every visitor."""
     game = _public_game(pk)
-    key = f"game:{game.pk}:v{game.version}:{get_language()}"
+    key = f"game-page:{game.pk}:v{game.version}:{get_language()}"
     anonymous = not request.user.is_authenticated and "messages" not in request.COOKIES
     if anonymous:
         cached = cache.get(key)
         if cached is not None:
-            return HttpResponse(cached)
+            return pagecache.respond(request, cached)
     turns = _turns(game)
     eg = services.replay(game, turns)
     context = game_context(game, turns, eg)
@@ -196,7 +197,9 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
     response = render(request, "games/detail.html", context)
     if anonymous:
-        cache.set(key, response.content, PAGE_SECONDS)
+        page = pagecache.page(response.content, response["Content-Type"])
+        cache.set(key, page, PAGE_SECONDS)
+        return pagecache.respond(request, page)
     return response
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import io
+import re
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import Group, User
@@ -88,6 +90,111 @@ def test_version_changes_when_a_result_changes(client: Client, organiser_client:
     # The game being played has its sheet: the resignation is recorded on it (Black's).
     game = board.games.get()
     assert (game.termination, game.termination_side) == ("resign", "black")
+
+
+def _tbody(response: Any) -> str:
+    return re.search(r"<tbody>.*?</tbody>", response.content.decode(), re.S).group(0)
+
+
+def test_while_the_worker_recomputes_spectators_get_the_previous_table(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.core.cache import cache
+
+    from championship import services, tasks
+
+    t = create_running_swiss(slug="w", players=8, rounds=2)
+    before = _tbody(client.get("/t/w/standings/"))
+    board = (
+        Board.objects.filter(round__tournament=t, round__number=2, result="")
+        .exclude(black=None)
+        .first()
+    )
+    queued: list[int] = []
+    monkeypatch.setattr(tasks.warm_public_pages_task, "delay", queued.append)
+    services.result_enter(
+        board=board, result="1-0", termination="resign", user=None, expected_version=board.version
+    )
+    assert queued == [t.pk]  # the organiser's request only queues the recomputation
+    t.refresh_from_db()
+    # The worker is computing the new version's standings (it holds the lock): spectators
+    # get the previous table at once, and the page built around it is not kept as the new
+    # version's page.
+    lock = f"champ:{t.pk}:v{t.version}:standings-html:None:lock"
+    assert cache.add(lock, 1, 30)
+    assert _tbody(client.get("/t/w/standings/")) == before
+    assert _tbody(client.get("/t/w/standings/")) == before
+    cache.delete(lock)  # ... the worker finishes:
+    tasks.warm_public_pages_task(t.pk)
+    with CaptureQueriesContext(connection) as ctx:
+        after = _tbody(client.get("/t/w/standings/"))
+    assert after != before
+    assert len(ctx.captured_queries) <= 3  # ready in the cache, not recomputed by the request
+    assert _tbody(client.get("/t/w/standings/")) == after
+
+
+def test_a_broker_that_is_down_does_not_stop_a_result(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from championship import services, tasks
+
+    t = create_running_swiss(slug="d", players=6, rounds=2)
+    board = (
+        Board.objects.filter(round__tournament=t, round__number=2, result="")
+        .exclude(black=None)
+        .first()
+    )
+
+    def down(tournament_id: int) -> None:
+        raise ConnectionError("broker down")
+
+    monkeypatch.setattr(tasks.warm_public_pages_task, "delay", down)
+    services.result_enter(
+        board=board, result="0-1", termination="resign", user=None, expected_version=board.version
+    )
+    assert Board.objects.get(pk=board.pk).result == "0-1"
+    assert client.get("/t/d/standings/").status_code == 200  # computed by the request instead
+
+
+def test_public_pages_are_sent_compressed_and_answer_304_when_unchanged(
+    client: Client, organiser_client: Client
+) -> None:
+    import gzip
+
+    create_running_swiss(slug="g", players=40, rounds=2)
+    for url in ("/t/g/standings/", "/t/g/pairings/2/", "/t/g/crosstable/", "/t/g/"):
+        plain = client.get(url)
+        packed = client.get(url, headers={"accept-encoding": "gzip, deflate, br"})
+        assert "Content-Encoding" not in plain
+        assert packed["Content-Encoding"] == "gzip"
+        assert gzip.decompress(packed.content) == plain.content
+        assert len(packed.content) * 2 < len(plain.content)
+        for response in (plain, packed):
+            assert "Accept-Encoding" in response["Vary"]
+            assert "Cookie" in response["Vary"]
+        assert plain["ETag"] != packed["ETag"]  # one per encoding
+        again = client.get(url, headers={"if-none-match": plain["ETag"]})
+        assert again.status_code == 304 and again.content == b""
+        again = client.get(
+            url, headers={"if-none-match": packed["ETag"], "accept-encoding": "gzip"}
+        )
+        assert again.status_code == 304
+    # A new result: a new page and a new ETag.
+    board = Board.objects.filter(round__number=2, result="", round__tournament__slug="g").first()
+    organiser_client.post(
+        "/t/g/manage/round/2/",
+        {
+            "action": "results",
+            f"result-{board.pk}": "1-0",
+            f"termination-{board.pk}": "resign",
+            f"version-{board.pk}": board.version,
+        },
+    )
+    fresh = client.get("/t/g/standings/", headers={"if-none-match": plain["ETag"]})
+    assert fresh.status_code == 200 and fresh["ETag"] != plain["ETag"]
+    # Organisers get the page rendered for them, uncompressed.
+    own = organiser_client.get("/t/g/standings/", headers={"accept-encoding": "gzip"})
+    assert own.status_code == 200 and "Content-Encoding" not in own
 
 
 def measure(client: Client, n: int) -> list[int]:

@@ -79,3 +79,27 @@ def test_game_pages_queries_do_not_grow_with_the_turns(who):
         urls += ["/games/{}/sheet/", "/games/{}/clock/"]
     for url in urls:
         assert count(client, url.format(short.pk)) == count(client, url.format(long.pk)), url
+
+
+def test_the_game_page_is_sent_compressed_and_answers_304_when_unchanged():
+    import gzip
+
+    texts = reach(lambda eg: eg.ply >= 20, seed=3)
+    game = game_with(texts)
+    client = Client()
+    url = f"/games/{game.pk}/"
+    first = client.get(url, headers={"accept-encoding": "gzip"})  # rendered now
+    plain = client.get(url)  # from the cache
+    assert first["Content-Encoding"] == "gzip"
+    assert gzip.decompress(first.content) == plain.content
+    assert len(first.content) * 5 < len(plain.content)
+    assert "Accept-Encoding" in plain["Vary"]
+    assert client.get(url, headers={"if-none-match": plain["ETag"]}).status_code == 304
+    # The next turn: a new page, so the old ETag no longer matches.
+    from games.engine import legal_plays, playable_cards
+    from games.services import turn_add
+
+    state = played(texts).state
+    turn_add(game=game, text=legal_plays(state, playable_cards(state)[0])[0].text, user=None)
+    fresh = client.get(url, headers={"if-none-match": plain["ETag"]})
+    assert fresh.status_code == 200 and fresh["ETag"] != plain["ETag"]
