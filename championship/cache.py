@@ -7,7 +7,7 @@ import logging
 import time
 from typing import Any
 
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
 log = logging.getLogger(__name__)
 
@@ -15,8 +15,28 @@ log = logging.getLogger(__name__)
 BACKOFF_SECONDS = 5.0
 
 
+class _ReusedClient(RedisCacheClient):
+    """Django builds a new ``redis.Redis`` object around the connection pool on every call
+    (a fifth of a cached page's time); a client is thread-safe, so one per pool serves all."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._clients: dict[int, Any] = {}
+
+    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
+        pool = self._get_connection_pool(write)
+        client = self._clients.get(id(pool))
+        if client is None:
+            client = self._clients.setdefault(id(pool), self._client(connection_pool=pool))
+        return client
+
+
 class ResilientRedisCache(RedisCache):
     _down_until = 0.0
+
+    def __init__(self, server: Any, params: Any) -> None:
+        super().__init__(server, params)
+        self._class = _ReusedClient
 
     def _guard(self, default: Any, method: str, *args: Any, **kwargs: Any) -> Any:
         if time.monotonic() < ResilientRedisCache._down_until:

@@ -47,8 +47,11 @@ def anonymous_cache(view: Any, round_keyed: bool = False) -> Any:
             or request.user.is_authenticated
         ):
             return view(request, slug, *args, **kwargs)  # type: ignore[no-any-return]
-        t = _tournament(slug, request)
-        request._tournament = t  # type: ignore[attr-defined]
+        # Only the id and version are needed to find the page; the view reads the whole
+        # tournament if the page has to be rendered.
+        t = selectors.tournament_key(slug)
+        if t is None:
+            raise Http404
 
         def render_now() -> pagecache.Page:
             response = view(request, slug, *args, **kwargs)
@@ -66,7 +69,10 @@ def anonymous_cache(view: Any, round_keyed: bool = False) -> Any:
             version = f"r{number}.{rounds.get(number, 'x')}.{len(rounds)}"
         try:
             page = selectors.cached(
-                t, f"html:{get_language()}:{request.get_full_path()}", render_now, version
+                t,
+                f"{pagecache.FORMAT}:{get_language()}:{request.get_full_path()}",
+                render_now,
+                version,
             )
         except _NotCacheable as exc:
             return exc.response

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from django.core.cache import cache
+from django.db import connection
 from django.db.models import Q
 
 from . import manager
@@ -52,6 +53,17 @@ def cached(t: Tournament, key: str, compute: Callable[[], T], version: str | Non
         cache.delete(full + ":lock")
         _served_stale.set(outer or _served_stale.get())
     return value
+
+
+def tournament_key(slug: str) -> Tournament | None:
+    """A tournament holding only its id, slug and version: what a cached page's key needs.
+    Read by one indexed query written out, because it runs on every spectator's request and
+    the ORM's query building costs more than the query itself (0.6 of 1.5 ms a cached page)."""
+    table = connection.ops.quote_name(Tournament._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT id, version FROM {table} WHERE slug = %s", [slug])  # noqa: S608
+        row = cursor.fetchone()
+    return None if row is None else Tournament(id=row[0], slug=slug, version=row[1])
 
 
 def published_data(t: Tournament) -> TournamentData:

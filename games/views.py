@@ -178,7 +178,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The public game page: replay with buttons and arrow keys; reloads itself while the
     game goes on. Rendered once per game version and language for every visitor."""
     game = _public_game(pk)
-    key = f"game-page:{game.pk}:v{game.version}:{get_language()}"
+    key = f"game:{pagecache.FORMAT}:{game.pk}:v{game.version}:{get_language()}"
     anonymous = not request.user.is_authenticated and "messages" not in request.COOKIES
     if anonymous:
         cached = cache.get(key)
