@@ -11,8 +11,12 @@ from __future__ import annotations
 import gzip
 import hashlib
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import get_conditional_response, patch_vary_headers
 
@@ -54,3 +58,38 @@ def respond(request: HttpRequest, page: Page) -> HttpResponse:
     response["ETag"] = etag
     patch_vary_headers(response, ("Cookie", "Accept-Language", "Accept-Encoding"))
     return get_conditional_response(request, etag=etag, response=response)  # type: ignore[no-any-return]
+
+
+class Recent:
+    """The pages this process served last, by their versioned cache key (a key names one
+    version of one page, so its content never changes: nothing to invalidate). Saves the
+    trip to Redis on the pages every spectator refreshes. Off (size 0) unless the shared
+    cache is Redis: with the development cache there is nothing to save."""
+
+    def __init__(self) -> None:
+        self._items: OrderedDict[str, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> Any:
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: str, value: Any) -> None:
+        size = settings.PUBLIC_PAGES_IN_MEMORY
+        if size <= 0:
+            return
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+recent = Recent()

@@ -36,7 +36,7 @@ class _NotCacheable(Exception):
 def anonymous_cache(view: Any, round_keyed: bool = False) -> Any:
     """Whole public pages for anonymous visitors, cached under the tournament's version (so a
     new result or round shows at once) and language. Organisers, exports and visitors with a
-    pending message get the page rendered for them."""
+    pending message get the page rendered for them, from the newest version only."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
@@ -46,7 +46,8 @@ def anonymous_cache(view: Any, round_keyed: bool = False) -> Any:
             or "messages" in request.COOKIES
             or request.user.is_authenticated
         ):
-            return view(request, slug, *args, **kwargs)  # type: ignore[no-any-return]
+            with selectors.fresh():
+                return view(request, slug, *args, **kwargs)  # type: ignore[no-any-return]
         # Only the id and version are needed to find the page; the view reads the whole
         # tournament if the page has to be rendered.
         t = selectors.tournament_key(slug)
@@ -73,6 +74,7 @@ def anonymous_cache(view: Any, round_keyed: bool = False) -> Any:
                 f"{pagecache.FORMAT}:{get_language()}:{request.get_full_path()}",
                 render_now,
                 version,
+                in_memory=True,
             )
         except _NotCacheable as exc:
             return exc.response

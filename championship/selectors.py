@@ -3,7 +3,8 @@ size, cached under the tournament's version (bumped on every result or round cha
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -14,6 +15,7 @@ from django.db.models import Q
 
 from . import manager
 from .models import Board, Entrant, Round, Tournament
+from .pagecache import recent
 from .pairing import Row, TournamentData, standings
 
 T = TypeVar("T")
@@ -22,9 +24,28 @@ CACHE_SECONDS = 3600
 
 #: True while the value being computed used a previous version's value somewhere inside.
 _served_stale: ContextVar[bool] = ContextVar("served_stale", default=False)
+#: False for readers who must see the newest version (organisers, exports).
+_stale_allowed: ContextVar[bool] = ContextVar("stale_allowed", default=True)
 
 
-def cached(t: Tournament, key: str, compute: Callable[[], T], version: str | None = None) -> T:
+@contextmanager
+def fresh() -> Iterator[None]:
+    """Within: values are never the previous version's (an organiser who has just entered a
+    result sees it in the standings, even while the worker is still computing them)."""
+    token = _stale_allowed.set(False)
+    try:
+        yield
+    finally:
+        _stale_allowed.reset(token)
+
+
+def cached(
+    t: Tournament,
+    key: str,
+    compute: Callable[[], T],
+    version: str | None = None,
+    in_memory: bool = False,
+) -> T:
     """Computed once per tournament version; a result change makes a new key.
 
     While another process computes a new version (the worker warming the pages after a
@@ -32,13 +53,19 @@ def cached(t: Tournament, key: str, compute: Callable[[], T], version: str | Non
     result, for a second) instead of all recomputing at once. A value computed from such a
     stale part (a page around a stale table) is served but not stored under the new version,
     so the new version is never stuck with old content. A cache that is down only means
-    computing every time."""
+    computing every time. ``in_memory``: also kept in this process (``pagecache.recent``),
+    for the small values read on every request (whole pages)."""
     full = f"champ:{t.pk}:v{t.version if version is None else version}:{key}"
     latest = f"champ:{t.pk}:latest:{key}"
+    if in_memory and (value := recent.get(full)) is not None:
+        return value  # type: ignore[no-any-return]
     value = cache.get(full)
     if value is not None:
+        if in_memory:
+            recent.put(full, value)
         return value  # type: ignore[no-any-return]
-    if not cache.add(full + ":lock", 1, 30):
+    locked = cache.add(full + ":lock", 1, 30)
+    if not locked and _stale_allowed.get():
         stale = cache.get(latest)
         if stale is not None:
             _served_stale.set(True)
@@ -49,8 +76,11 @@ def cached(t: Tournament, key: str, compute: Callable[[], T], version: str | Non
         value = compute()
         if not _served_stale.get():
             cache.set_many({full: value, latest: value}, CACHE_SECONDS)
+            if in_memory:
+                recent.put(full, value)
     finally:
-        cache.delete(full + ":lock")
+        if locked:
+            cache.delete(full + ":lock")
         _served_stale.set(outer or _served_stale.get())
     return value
 
@@ -84,6 +114,7 @@ def round_versions(t: Tournament) -> dict[int, int]:
             .order_by("number")
             .values_list("number", "version")
         ),
+        in_memory=True,  # small, and read by every request for a round's pairings
     )
 
 

@@ -138,11 +138,14 @@ if REDIS_URL:
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
     }
+    # Whole public pages also kept in each process (see championship.pagecache.Recent).
+    PUBLIC_PAGES_IN_MEMORY = int(os.environ.get("PUBLIC_PAGES_IN_MEMORY", "200"))
     CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL)
     CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", REDIS_URL)
     CELERY_TASK_ALWAYS_EAGER = False
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    PUBLIC_PAGES_IN_MEMORY = 0
     CELERY_BROKER_URL = "memory://"
     CELERY_RESULT_BACKEND = "cache+memory://"
     CELERY_TASK_ALWAYS_EAGER = True

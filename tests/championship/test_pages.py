@@ -97,7 +97,7 @@ def _tbody(response: Any) -> str:
 
 
 def test_while_the_worker_recomputes_spectators_get_the_previous_table(
-    client: Client, monkeypatch: pytest.MonkeyPatch
+    client: Client, organiser_client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from django.core.cache import cache
 
@@ -105,6 +105,7 @@ def test_while_the_worker_recomputes_spectators_get_the_previous_table(
 
     t = create_running_swiss(slug="w", players=8, rounds=2)
     before = _tbody(client.get("/t/w/standings/"))
+    before_csv = client.get("/t/w/standings/?format=csv").content.decode()
     board = (
         Board.objects.filter(round__tournament=t, round__number=2, result="")
         .exclude(black=None)
@@ -117,20 +118,28 @@ def test_while_the_worker_recomputes_spectators_get_the_previous_table(
     )
     assert queued == [t.pk]  # the organiser's request only queues the recomputation
     t.refresh_from_db()
-    # The worker is computing the new version's standings (it holds the lock): spectators
-    # get the previous table at once, and the page built around it is not kept as the new
-    # version's page.
-    lock = f"champ:{t.pk}:v{t.version}:standings-html:None:lock"
-    assert cache.add(lock, 1, 30)
+    # The worker is computing the new version's standings (it holds the locks of the table,
+    # the rows and the data): spectators get the previous table at once, and the page built
+    # around it is not kept as the new version's page.
+    locks = [
+        f"champ:{t.pk}:v{t.version}:{key}:lock"
+        for key in ("standings-html:None", "standings:live", "data")
+    ]
+    for lock in locks:
+        assert cache.add(lock, 1, 30)
     assert _tbody(client.get("/t/w/standings/")) == before
     assert _tbody(client.get("/t/w/standings/")) == before
-    cache.delete(lock)  # ... the worker finishes:
+    # The organiser who entered the result sees it at once (and so do exports).
+    own = _tbody(organiser_client.get("/t/w/standings/"))
+    assert own != before
+    assert client.get("/t/w/standings/?format=csv").content.decode() != before_csv
+    cache.delete_many(locks)  # ... the worker finishes:
     tasks.warm_public_pages_task(t.pk)
     with CaptureQueriesContext(connection) as ctx:
         after = _tbody(client.get("/t/w/standings/"))
     assert after != before
     assert len(ctx.captured_queries) <= 3  # ready in the cache, not recomputed by the request
-    assert _tbody(client.get("/t/w/standings/")) == after
+    assert _tbody(client.get("/t/w/standings/")) == after == own
 
 
 def test_a_broker_that_is_down_does_not_stop_a_result(
@@ -195,6 +204,36 @@ def test_public_pages_are_sent_compressed_and_answer_304_when_unchanged(
     # Organisers get the page rendered for them, uncompressed.
     own = organiser_client.get("/t/g/standings/", headers={"accept-encoding": "gzip"})
     assert own.status_code == 200 and "Content-Encoding" not in own
+
+
+def test_pages_kept_in_the_process_are_never_an_old_version(
+    client: Client, organiser_client: Client, settings: Any
+) -> None:
+    from django.core.cache import cache
+
+    from championship.pagecache import recent
+
+    settings.PUBLIC_PAGES_IN_MEMORY = 3
+    create_running_swiss(slug="m", players=10, rounds=2)
+    first = client.get("/t/m/standings/").content
+    cache.clear()  # the shared cache forgets: the page comes from this process's memory
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get("/t/m/standings/").content == first
+    assert len(ctx.captured_queries) == 1  # the tournament's version only
+    board = Board.objects.filter(round__number=2, result="", round__tournament__slug="m").first()
+    organiser_client.post(
+        "/t/m/manage/round/2/",
+        {
+            "action": "results",
+            f"result-{board.pk}": "0-1",
+            f"termination-{board.pk}": "resign",
+            f"version-{board.pk}": board.version,
+        },
+    )
+    assert client.get("/t/m/standings/").content != first  # a new version, a new page
+    for url in ("/t/m/", "/t/m/crosstable/", "/t/m/pairings/1/", "/t/m/pairings/2/"):
+        client.get(url)
+    assert len(recent._items) == 3  # bounded
 
 
 def measure(client: Client, n: int) -> list[int]:
