@@ -21,10 +21,7 @@ from .pairing import TIEBREAKS, write_trf
 TB = {t.key: t for t in TIEBREAKS}
 
 
-def _tournament(slug: str, request: HttpRequest | None = None) -> Tournament:
-    found = getattr(request, "_tournament", None)
-    if found is not None and found.slug == slug:
-        return found  # type: ignore[no-any-return]
+def _tournament(slug: str) -> Tournament:
     return get_object_or_404(Tournament, slug=slug)
 
 
@@ -96,14 +93,14 @@ def _context(t: Tournament, **extra: Any) -> dict[str, Any]:
 
 @anonymous_cache
 def overview(request: HttpRequest, slug: str) -> HttpResponse:
-    t = _tournament(slug, request)
+    t = _tournament(slug)
     rows = selectors.top_rows(t)
     return render(request, "championship/t_overview.html", _context(t, top=rows))
 
 
 @anonymous_cache
 def players(request: HttpRequest, slug: str) -> HttpResponse:
-    t = _tournament(slug, request)
+    t = _tournament(slug)
     entrants = list(t.entrants.exclude(starting_number=None).order_by("starting_number"))
     if not entrants:
         entrants = list(t.entrants.order_by("name"))
@@ -112,7 +109,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
 
 @anonymous_cache
 def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    t = _tournament(slug, request)
+    t = _tournament(slug)
     entrant = get_object_or_404(Entrant, tournament=t, pk=pk)
     games = selectors.entrant_games(t, entrant)
     rows = {r.number: r for r in selectors.standings_rows(t)}
@@ -163,7 +160,7 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 @partial(anonymous_cache, round_keyed=True)
 def pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    t = _tournament(slug, request)
+    t = _tournament(slug)
     if number not in selectors.published_rounds(t):
         raise Http404(_("This round is not published yet."))
     # Lazy: the rows are read only when the cached table fragment is missing.
@@ -185,7 +182,7 @@ def pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @anonymous_cache
 def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
-    t = _tournament(slug, request)
+    t = _tournament(slug)
     upto = request.GET.get("round")
     upto_n = int(upto) if upto and upto.isdigit() else None
     fmt = request.GET.get("format")
@@ -257,7 +254,7 @@ def _download(data: tablib.Dataset, fmt: str, name: str) -> HttpResponse:
 
 @anonymous_cache
 def crosstable_page(request: HttpRequest, slug: str) -> HttpResponse:
-    t = _tournament(slug, request)
+    t = _tournament(slug)
     fmt = request.GET.get("format")
     if fmt not in ("csv", "xlsx"):
         # A callable: the template calls it only when its cached table fragment is missing.
@@ -282,7 +279,7 @@ def crosstable_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def trf_export(request: HttpRequest, slug: str) -> HttpResponse:
-    t = _tournament(slug, request)
+    t = _tournament(slug)
     return text_download(write_trf(selectors.published_data(t)), f"{t.slug}.trf")
 
 

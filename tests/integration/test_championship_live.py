@@ -1,11 +1,11 @@
-"""Championship concurrency on PostgreSQL: a round paired twice at once, two organisers saving
-the same result."""
+"""Championship on PostgreSQL with the real worker: a round paired twice at once, two
+organisers saving the same result, the public tables recomputed by the worker."""
 
 from __future__ import annotations
 
 import pytest
 
-from championship import services
+from championship import html_tables, services
 from championship.demo import create_running_swiss
 from championship.models import Board, Entrant, Round, Tournament
 from tests.integration.test_services_live import in_parallel
@@ -59,3 +59,36 @@ def test_two_organisers_saving_the_same_result_lose_nothing() -> None:
     board.refresh_from_db()
     assert board.version == seen + 1
     assert board.changes.count() == 1
+
+
+def test_the_worker_recomputes_the_public_tables_after_a_result() -> None:
+    import time
+
+    from django.core.cache import cache
+
+    t = create_running_swiss(slug="w", players=8, rounds=2)
+    board = (
+        Board.objects.filter(round__tournament=t, round__number=2, result="")
+        .exclude(black=None)
+        .first()
+    )
+    board.games.all().delete()  # typed in, no sheet
+    before = html_tables.standings_table(t, None)[0]  # a spectator's request, before
+    services.result_enter(
+        board=Board.objects.select_related("round__tournament").get(pk=board.pk),
+        result="1-0",
+        termination="resign",
+        user=None,
+        expected_version=board.version,
+    )
+    t.refresh_from_db()
+    # Nobody has asked for the pages: the worker computes the new version's tables by itself.
+    keys = [
+        f"champ:{t.pk}:v{t.version}:{k}" for k in ("standings-html:None", "crosstable", "top10")
+    ]
+    deadline = time.monotonic() + 30
+    while not all(cache.get(k) is not None for k in keys):
+        if time.monotonic() > deadline:
+            pytest.fail("the worker did not recompute the tables within 30 s")
+        time.sleep(0.1)
+    assert cache.get(keys[0])[0] != before  # the table with the new result
