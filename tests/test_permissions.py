@@ -195,3 +195,62 @@ def test_every_url_by_role():
     assert game.turns.count() == turns and Game.objects.filter(board=None).count() == 0
     # A tampered link is refused with a clear page.
     assert clients[0].get(reverse("registrations:manage", args=[manage + "x"])).status_code == 400
+
+
+def test_no_contacts_on_any_page_or_export_a_visitor_can_reach(client: Client) -> None:
+    """Every entrant registered with an e-mail and a phone; an anonymous visitor follows every
+    link from the home page (and the export variants), and no e-mail or phone number appears
+    in any page, download or spreadsheet."""
+    import io
+    import re
+    import zipfile
+    from urllib.parse import urldefrag, urlparse
+
+    swiss = create_running_swiss(slug="pd", players=8, rounds=2)
+    make_session()  # the master-class list is public too
+    for i, e in enumerate(swiss.entrants.order_by("pk")):
+        e.registration = Registration.objects.create(
+            tournament=swiss,
+            name=e.name,
+            email=f"player{i}@contact-example.org",
+            phone=f"+1647289{7000 + i}",
+            experience="club",
+            language="en",
+            consent_at=timezone.now(),
+            status=Registration.Status.ENTERED,
+        )
+        e.save(update_fields=["registration"])
+    contact = re.compile(r"contact-example|player\d@|647\D{0,2}289\D{0,2}7\d{3}")
+
+    todo = ["/", "/t/pd/", "/t/pd/standings/?format=csv", "/t/pd/standings/?format=xlsx"]
+    todo += ["/t/pd/crosstable/?format=csv", "/t/pd/crosstable/?format=xlsx"]
+    seen: set[str] = set()
+    kinds: set[str] = set()
+    while todo and len(seen) < 400:
+        url = todo.pop()
+        if url in seen:
+            continue
+        seen.add(url)
+        response = client.get(url)
+        if response.status_code != 200:
+            continue
+        body = response.content
+        if body.startswith(b"PK"):  # a spreadsheet: its sheets are XML inside a zip
+            with zipfile.ZipFile(io.BytesIO(body)) as z:
+                body = b"".join(z.read(n) for n in z.namelist())
+        text = body.decode("utf-8", "replace")
+        assert not contact.search(text), (url, contact.search(text))
+        kinds.add(response["Content-Type"].split(";")[0])
+        if response["Content-Type"].startswith("text/html"):
+            for href in re.findall(r'href="([^"#][^"]*)"', text):
+                link = urldefrag(href.replace("&amp;", "&"))[0]
+                if urlparse(link).netloc or not link.startswith("/"):
+                    continue
+                if link.startswith(("/static/", "/admin/", "/accounts/", "/lang/")):
+                    continue
+                todo.append(link)
+    # The walk did reach the players, games and downloads (not a walk of one page).
+    assert any(u.startswith("/t/pd/players/") and u != "/t/pd/players/" for u in seen)
+    assert any(re.fullmatch(r"/games/\d+/", u) for u in seen)
+    assert any(u.endswith(".nrd") for u in seen) and "/t/pd/export.trf" in seen
+    assert {"text/html", "text/csv"} <= kinds, kinds
