@@ -110,25 +110,43 @@ def test_redis_cache_round_trip() -> None:
 
 def test_redis_down_pages_serve_forms_save_then_the_email_goes_out(capped: Tournament) -> None:
     """A separate process whose Redis (cache and broker) is a closed port: pages still serve,
-    the registration is saved and its e-mail stays pending. Then, with Redis back (this
+    the registration and an organiser's result are saved, the e-mail stays pending. Then, with Redis back (this
     process and the real worker), the periodic sweeper sends the e-mail, once."""
     import os
     import subprocess
     import sys
     from datetime import timedelta
 
+    from django.contrib.auth.models import Group, User
     from django.utils import timezone
 
+    from championship.apps import ORGANISERS_GROUP
+    from championship.models import Board
     from registrations.models import OutboundEmail
     from registrations.tasks import send_pending_emails
 
-    create_running_swiss(slug="live", players=6, rounds=1)
+    live = create_running_swiss(slug="live", players=6, rounds=1)
+    board = Board.objects.filter(round__tournament=live).exclude(black=None).first()
+    flipped = "0-1" if board.result != "0-1" else "1-0"
+    board.games.all().delete()  # typed in, no sheet
+    User.objects.create_user("org", password="pw-organiser-123").groups.add(
+        Group.objects.get(name=ORGANISERS_GROUP)
+    )
+    result = {
+        "action": "results",
+        f"result-{board.pk}": flipped,
+        f"termination-{board.pk}": "resign",
+        f"version-{board.pk}": board.version,
+    }
     code = (
         "from django.test import Client; c = Client();"
         "print(c.get('/').status_code, c.get('/t/live/standings/').status_code,"
         " c.get('/t/live/pairings/1/').status_code);"
         f"r = c.post('/tournaments/{capped.slug}/register/', {form('down@example.org')!r});"
-        "print(r.status_code)"
+        "print(r.status_code);"
+        "from django.contrib.auth.models import User; o = Client();"
+        "o.force_login(User.objects.get(username='org'));"
+        f"print(o.post('/t/live/manage/round/1/', {result!r}).status_code)"
     )
     env = {**os.environ, "REDIS_URL": "redis://127.0.0.1:1/0"}
     proc = subprocess.run(
@@ -139,7 +157,9 @@ def test_redis_down_pages_serve_forms_save_then_the_email_goes_out(capped: Tourn
         timeout=120,
     )
     lines = proc.stdout.strip().splitlines()
-    assert lines[-2:] == ["200 200 200", "302"], proc.stdout + proc.stderr
+    assert lines[-3:] == ["200 200 200", "302", "302"], proc.stdout + proc.stderr
+    board.refresh_from_db()
+    assert board.result == flipped  # the result is saved although its pages could not be queued
     reg = Registration.objects.get(email="down@example.org")
     row = OutboundEmail.objects.get(object_id=reg.pk, kind="registration_confirm")
     assert row.status == "pending"
