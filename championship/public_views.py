@@ -38,7 +38,7 @@ def anonymous_cache(view: Any, round_keyed: bool = False) -> Any:
     @wraps(view)
     def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
         if (
-            request.method != "GET"
+            request.method not in ("GET", "HEAD")
             or request.GET.get("format")
             or "messages" in request.COOKIES
             or request.user.is_authenticated

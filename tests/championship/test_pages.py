@@ -182,6 +182,8 @@ def test_public_pages_are_sent_compressed_and_answer_304_when_unchanged(
             assert "Accept-Encoding" in response["Vary"]
             assert "Cookie" in response["Vary"]
         assert plain["ETag"] != packed["ETag"]  # one per encoding
+        head = client.head(url, headers={"accept-encoding": "gzip"})
+        assert head.status_code == 200 and head["ETag"] == packed["ETag"]  # monitors, proxies
         again = client.get(url, headers={"if-none-match": plain["ETag"]})
         assert again.status_code == 304 and again.content == b""
         again = client.get(
