@@ -10,6 +10,8 @@ from django.contrib.auth.decorators import login_required, permission_required
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.html import format_html_join
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
@@ -27,6 +29,23 @@ def organiser(view: Any) -> Any:
 
 def _t(slug: str) -> Tournament:
     return get_object_or_404(Tournament, slug=slug)
+
+
+def _option_sets(choices: Any) -> dict[str, SafeString]:
+    """For each value, the ``<option>``s of a select with that value chosen. A round of 250
+    boards has four selects a board: built once here instead of ~10,000 template nodes."""
+    options = [("", "–"), *choices]
+    return {
+        chosen: format_html_join(
+            "",
+            '<option value="{}"{}>{}</option>',
+            (
+                (v, mark_safe(" selected") if v and v == chosen else "", label)
+                for v, label in options
+            ),  # noqa: S308
+        )
+        for chosen, _label in options
+    }
 
 
 @organiser
@@ -183,6 +202,13 @@ def round_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         if not conflicts:
             return redirect("championship:round_manage", slug=slug, number=number)
     boards = list(rnd.boards.select_related("white", "black").order_by("number"))
+    results = _option_sets(Board._meta.get_field("result").choices)
+    terminations = _option_sets(TERMINATIONS)
+    for b in boards:
+        b.result_options = results.get(b.result, results[""])  # type: ignore[attr-defined]
+        b.termination_options = terminations.get(b.termination, terminations[""])  # type: ignore[attr-defined]
+        b.result2_options = results.get(b.result2, results[""])  # type: ignore[attr-defined]
+        b.termination2_options = terminations.get(b.termination2, terminations[""])  # type: ignore[attr-defined]
     warnings = services.edit_warnings(rnd) if rnd.status == Round.Status.DRAFT else []
     history = ResultChange.objects.filter(board__round=rnd).select_related("board", "user")[:50]
     return render(
@@ -194,8 +220,6 @@ def round_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "boards": boards,
             "warnings": warnings,
             "conflicts": conflicts,
-            "results": Board._meta.get_field("result").choices,
-            "terminations": TERMINATIONS,
             "history": history,
         },
     )

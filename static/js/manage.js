@@ -15,6 +15,32 @@
         .catch(function () {});
     }, 1000);
   }
+  // Results table: show only the boards of a number or a player, or only those without a
+  // result (hidden rows keep their values and are sent unchanged).
+  var filter = document.querySelector("[data-board-filter]");
+  if (filter) {
+    var textBox = filter.querySelector("[data-filter-text]");
+    var openBox = filter.querySelector("[data-filter-open]");
+    var count = filter.querySelector("[data-filter-count]");
+    var rows = Array.prototype.slice.call(document.querySelectorAll("tr[data-board]"));
+    var apply = function () {
+      var q = textBox.value.trim().toLowerCase();
+      var shown = 0;
+      rows.forEach(function (row) {
+        var match = !q || (/^\d+$/.test(q) ? row.getAttribute("data-board") === q
+          : row.getAttribute("data-players").toLowerCase().indexOf(q) !== -1);
+        if (openBox.checked && !row.hasAttribute("data-open")) match = false;
+        row.hidden = !match;
+        if (match) shown += 1;
+      });
+      count.hidden = !q && !openBox.checked;
+      count.textContent = shown + " / " + rows.length;
+    };
+    textBox.addEventListener("input", apply);
+    openBox.addEventListener("change", apply);
+    // Enter in the search box must not send the form.
+    textBox.addEventListener("keydown", function (e) { if (e.key === "Enter") e.preventDefault(); });
+  }
   // In the results table, typing 1, 0 or = in a result box picks the result and moves on.
   document.querySelectorAll("select[data-result]").forEach(function (select) {
     select.addEventListener("keydown", function (e) {

@@ -52,6 +52,14 @@ def test_organiser_runs_rounds_and_spectator_sees_standings_change(
     before = spectator.inner_text("table")
     assert "Анна" in before
 
+    # On a big round the organiser finds a board by a player's name or its number.
+    org.fill("[data-filter-text]", "анна")
+    assert org.locator("tr[data-board]:visible").count() == 1
+    assert "Анна" in org.locator("tr[data-board]:visible").inner_text()
+    org.fill("[data-filter-text]", "2")
+    assert org.locator("tr[data-board]:visible").get_attribute("data-board") == "2"
+    org.fill("[data-filter-text]", "")
+    assert org.locator("tr[data-board]:visible").count() == 2
     boards = list(Board.objects.filter(round__tournament=t, round__number=1).order_by("number"))
     for b in boards:
         org.select_option(f"select[name=result-{b.pk}]", "1-0")
@@ -59,6 +67,9 @@ def test_organiser_runs_rounds_and_spectator_sees_standings_change(
     org.click("text=Save results")
     org.wait_for_load_state()
     assert "2 result(s) saved" in org.inner_text("main")
+    org.check("[data-filter-open]")  # every board has its result now
+    assert org.locator("tr[data-board]:visible").count() == 0
+    assert org.inner_text("[data-filter-count]") == "0 / 2"
 
     # The spectator's page reloads by itself and shows the winners with a point.
     points = spectator.locator("tbody tr").first.locator("td").nth(2)

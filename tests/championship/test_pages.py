@@ -238,6 +238,25 @@ def test_pages_kept_in_the_process_are_never_an_old_version(
     assert len(recent._items) == 3  # bounded
 
 
+def test_the_results_form_shows_each_boards_values_chosen(organiser_client: Client) -> None:
+    t = create_running_swiss(slug="f", players=6, rounds=1)
+    boards = list(Board.objects.filter(round__tournament=t).exclude(black=None).order_by("number"))
+    Board.objects.filter(pk=boards[0].pk).update(result="0-1", termination="time")
+    Board.objects.filter(pk=boards[1].pk).update(result="", termination="")
+    html = organiser_client.get("/t/f/manage/round/1/").content.decode()
+
+    def chosen(name: str) -> list[str]:
+        select = re.search(rf'<select[^>]*name="{name}".*?</select>', html, re.S).group(0)
+        return re.findall(r'<option value="([^"]*)" selected>', select)
+
+    assert chosen(f"result-{boards[0].pk}") == ["0-1"]
+    assert chosen(f"termination-{boards[0].pk}") == ["time"]
+    assert chosen(f"result-{boards[1].pk}") == [] and chosen(f"termination-{boards[1].pk}") == []
+    assert f'data-board="{boards[1].number}"' in html
+    row = re.search(rf'<tr data-board="{boards[1].number}"[^>]*>', html).group(0)
+    assert "data-open" in row  # the "only boards without a result" filter finds it
+
+
 def measure(client: Client, n: int) -> list[int]:
     from django.core.cache import cache
 
