@@ -26,28 +26,27 @@ from championship.models import Board, ResultChange
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 
+def _other_connection(dbname: str | None = None) -> psycopg.Connection:  # type: ignore[type-arg]
+    """A connection of its own to the test server, outside Django's."""
+    db = settings.DATABASES["default"]
+    return psycopg.connect(
+        host=db["HOST"],
+        port=db["PORT"] or 5432,
+        user=db["USER"],
+        dbname=dbname or db["NAME"],
+        autocommit=True,
+    )
+
+
 def _terminate_my_connection() -> None:
     """What a restart does to this request's connection, without touching the others."""
     pid = connection.connection.info.backend_pid
-    db = settings.DATABASES["default"]
-    with psycopg.connect(
-        host=db["HOST"],
-        port=db["PORT"] or 5432,
-        user=db["USER"],
-        dbname=db["NAME"],
-        autocommit=True,
-    ) as other:
+    with _other_connection() as other:
         other.execute("SELECT pg_terminate_backend(%s)", [pid])
 
 
-def _server_started_at(db: dict) -> object:  # type: ignore[type-arg]
-    with psycopg.connect(
-        host=db["HOST"],
-        port=db["PORT"] or 5432,
-        user=db["USER"],
-        dbname=db["NAME"],
-        autocommit=True,
-    ) as other:
+def _server_started_at() -> object:
+    with _other_connection() as other:
         return other.execute("SELECT pg_postmaster_start_time()").fetchone()[0]  # type: ignore[index]
 
 
@@ -71,20 +70,14 @@ def _restart_postgresql() -> None:
     restart, every connection to our database is cut instead — what the application sees of a
     restart — and a warning says so."""
     db = settings.DATABASES["default"]
-    before = _server_started_at(db)
+    before = _server_started_at()
     cluster = _local_cluster(int(db["PORT"] or 5432))
     if cluster is None:
         warnings.warn(
             "PostgreSQL is not restartable from here: cutting every connection instead",
             stacklevel=1,
         )
-        with psycopg.connect(
-            host=db["HOST"],
-            port=db["PORT"] or 5432,
-            user=db["USER"],
-            dbname="postgres",
-            autocommit=True,
-        ) as other:
+        with _other_connection("postgres") as other:
             other.execute(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
                 " WHERE datname = %s AND pid <> pg_backend_pid()",
@@ -102,7 +95,7 @@ def _restart_postgresql() -> None:
         time.sleep(0.5)
     else:
         pytest.fail("PostgreSQL did not come back within 30 s")
-    assert _server_started_at(db) != before  # it really restarted
+    assert _server_started_at() != before  # it really restarted
 
 
 @pytest.mark.parametrize("outage", [_terminate_my_connection, _restart_postgresql])
