@@ -39,10 +39,11 @@ def _option_sets(choices: Any) -> dict[str, SafeString]:
         chosen: format_html_join(
             "",
             '<option value="{}"{}>{}</option>',
+            # mark_safe on a constant; values and labels are escaped by format_html_join.
             (
                 (v, mark_safe(" selected") if v and v == chosen else "", label)
                 for v, label in options
-            ),  # noqa: S308
+            ),
         )
         for chosen, _label in options
     }

@@ -30,6 +30,13 @@ class _NotCacheable(Exception):
         self.response = response
 
 
+def _page_query(request: HttpRequest) -> str:
+    """The part of the query string a public page depends on (only ``round``, a number), so
+    that other parameters (tracking tags, junk) do not make a page to render and keep each."""
+    value = request.GET.get("round", "")
+    return value if value.isdigit() else ""
+
+
 def anonymous_cache(view: Any, round_keyed: bool = False) -> Any:
     """Whole public pages for anonymous visitors, cached under the tournament's version (so a
     new result or round shows at once) and language. Organisers, exports and visitors with a
@@ -68,7 +75,7 @@ def anonymous_cache(view: Any, round_keyed: bool = False) -> Any:
         try:
             page = selectors.cached(
                 t,
-                f"{pagecache.FORMAT}:{get_language()}:{request.get_full_path()}",
+                f"{pagecache.FORMAT}:{get_language()}:{request.path}:{_page_query(request)}",
                 render_now,
                 version,
                 in_memory=True,

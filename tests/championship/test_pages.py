@@ -279,10 +279,16 @@ def test_public_pages_use_a_constant_number_of_queries(client: Client) -> None:
 
 def test_cached_standings_need_no_recomputation(client: Client) -> None:
     create_running_swiss(slug="c", players=12, rounds=2)
-    client.get("/t/c/standings/")
+    page = client.get("/t/c/standings/").content
     with CaptureQueriesContext(connection) as ctx:
         client.get("/t/c/standings/")
     assert len(ctx.captured_queries) <= 3  # tournament (+ session); the table comes from the cache
+    # Parameters the page does not use (tracking tags, junk) get the same cached page ...
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get("/t/c/standings/?utm_source=x&round=abc").content == page
+    assert len(ctx.captured_queries) <= 3
+    # ... while the round it is asked for is a page of its own.
+    assert client.get("/t/c/standings/?round=1").content != page
 
 
 def test_organiser_pairs_publishes_and_enters_results(organiser_client: Client) -> None:
