@@ -158,4 +158,4 @@ def _store(t: Tournament, played: list[tuple[Board, Any]]) -> None:
         if eg.outcome is not None:
             b.result, b.termination, b.version = eg.outcome.result, eg.outcome.termination, 1
     Board.objects.bulk_update([b for b, _eg in played], ["result", "termination", "version"])
-    Tournament.objects.filter(pk=t.pk).update(version=t.version + 1)
+    services.bump_versions(t, played[0][0].round_id if played else None)

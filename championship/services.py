@@ -46,11 +46,13 @@ def _warm(tournament_id: int) -> None:
         logging.getLogger(__name__).warning("could not warm the public pages", exc_info=True)
 
 
-def _bump(t: Tournament, round_id: int | None = None) -> None:
-    """New versions for the cached pages: the tournament's, and the round's if one changed."""
+def bump_versions(t: Tournament, round_id: int | None = None) -> None:
+    """New versions for the cached pages: the tournament's, and the round's if one changed.
+    Once committed, the worker recomputes the public tables for the new version."""
     Tournament.objects.filter(pk=t.pk).update(version=F("version") + 1)
     if round_id is not None:
         Round.objects.filter(pk=round_id).update(version=F("version") + 1)
+    transaction.on_commit(lambda: _warm(t.pk))
 
 
 # --- Entrants ----------------------------------------------------------------------------
@@ -64,6 +66,8 @@ def entrants_import_registrations(*, tournament: Tournament) -> int:
     )
     made = [Entrant(tournament=tournament, registration=r, name=r.name, club=r.club) for r in regs]
     Entrant.objects.bulk_create(made)
+    if made:
+        bump_versions(tournament)  # the public list of players changes
     return len(made)
 
 
@@ -109,7 +113,7 @@ def entrant_add(
                             or 0
                         ) + 1
                         Board.objects.create(round=rnd, number=number, white=entrant, bye="H")
-                _bump(locked)
+        bump_versions(locked)  # the players, and the standings once rounds are played
     return entrant
 
 
@@ -120,7 +124,7 @@ def entrant_withdraw(*, entrant: Entrant) -> Entrant:
     )
     entrant.withdrawn_after = played
     entrant.save(update_fields=["withdrawn_after"])
-    _bump(entrant.tournament)
+    bump_versions(entrant.tournament)
     return entrant
 
 
@@ -222,7 +226,7 @@ def round_pair_next(*, tournament: Tournament, progress: Any = None) -> Round:
         if t.status != Tournament.Status.RUNNING:
             t.status = Tournament.Status.RUNNING
             t.save(update_fields=["status"])
-        _bump(t)
+        bump_versions(t)
         step(_("Done"), 100)
         return rnd
 
@@ -232,7 +236,7 @@ def round_publish(*, round: Round) -> Round:
         round.status = Round.Status.PUBLISHED
         round.published_at = timezone.now()
         round.save(update_fields=["status", "published_at"])
-        _bump(round.tournament)
+        bump_versions(round.tournament)
     return round
 
 
@@ -241,7 +245,7 @@ def round_delete_draft(*, round: Round) -> None:
         raise ChampionshipError(_("A published round cannot be deleted."))
     t = round.tournament
     round.delete()
-    _bump(t)
+    bump_versions(t)
 
 
 def _check_draft(board: Board) -> None:
@@ -386,8 +390,7 @@ def result_enter(
             old=old,
             new=new,
         )
-        _bump(t, board.round_id)
-        transaction.on_commit(lambda: _warm(t.pk))
+        bump_versions(t, board.round_id)
     board.refresh_from_db()
     return board
 
@@ -421,6 +424,6 @@ def result_confirm(*, board: Board, user: Any) -> Board:
         ResultChange.objects.create(
             board=board, user=user, action="confirm", new=_describe(board.result, board.termination)
         )
-        _bump(board.round.tournament, board.round_id)
+        bump_versions(board.round.tournament, board.round_id)
     board.refresh_from_db()
     return board

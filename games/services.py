@@ -18,7 +18,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from championship.models import Board, Round, Tournament
+from championship.models import Board, Round
 
 from .engine import BLACK, WHITE, EngineError
 from .engine.core import PHASE_PLIES
@@ -123,7 +123,9 @@ def game_for(board: Any, number: int = 1) -> Game:
         },
     )
     if created:  # the public pages link to the new game
-        Tournament.objects.filter(pk=t.pk).update(version=F("version") + 1)
+        from championship.services import bump_versions
+
+        bump_versions(t)
     return game
 
 

@@ -6,6 +6,7 @@ from decimal import Decimal
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 from django.utils import timezone
 
 from championship import services
@@ -222,8 +223,14 @@ def test_import_confirmed_registrations_once() -> None:
             consent_at=now,
             email_confirmed_at=now if confirmed else None,
         )
+    players = f"/t/{t.slug}/players/"
+    assert "R0" not in Client().get(players).content.decode()  # cached for spectators
     assert services.entrants_import_registrations(tournament=t) == 2
     assert services.entrants_import_registrations(tournament=t) == 0
+    page = Client().get(players).content.decode()
+    assert "R0" in page and "R1" in page and "R2" not in page  # a new version of the page
+    services.entrant_add(tournament=t, name="Walk-in", checked_in=True)
+    assert "Walk-in" in Client().get(players).content.decode()
 
 
 def test_demo_swiss_has_every_termination() -> None:
