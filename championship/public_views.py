@@ -264,25 +264,20 @@ def crosstable_page(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(slug)
     fmt = request.GET.get("format")
     if fmt not in ("csv", "xlsx"):
-        # A callable: the template calls it only when its cached table fragment is missing.
         return render(
             request,
             "championship/t_crosstable.html",
             _context(t, body=html_tables.crosstable_table(t)),
         )
     rows = selectors.crosstable(t)
-    if fmt in ("csv", "xlsx"):
-        n = max((len(r.cells) for r in rows), default=0)
-        data = tablib.Dataset(
-            headers=[_("Rank"), _("Name"), *[str(i) for i in range(1, n + 1)], _("Points")]
-        )
-        for r in rows:
-            cells = [f"{c['opponent'] or ''}{c['colour']}{c['result']}" for c in r.cells]
-            data.append(
-                [r.row.rank, r.row.name, *cells, *[""] * (n - len(cells)), float(r.row.points)]
-            )
-        return _download(data, fmt, f"crosstable-{t.slug}")
-    return render(request, "championship/t_crosstable.html", _context(t, rows=rows))
+    n = max((len(r.cells) for r in rows), default=0)
+    data = tablib.Dataset(
+        headers=[_("Rank"), _("Name"), *[str(i) for i in range(1, n + 1)], _("Points")]
+    )
+    for r in rows:
+        cells = [f"{c['opponent'] or ''}{c['colour']}{c['result']}" for c in r.cells]
+        data.append([r.row.rank, r.row.name, *cells, *[""] * (n - len(cells)), float(r.row.points)])
+    return _download(data, fmt, f"crosstable-{t.slug}")
 
 
 def trf_export(request: HttpRequest, slug: str) -> HttpResponse:

@@ -136,40 +136,44 @@ class CrossRow:
     cells: list[dict[str, Any]] = field(default_factory=list)
 
 
+#: How a player's TRF code for a round is shown (crosstable, player page).
+RESULT_SYMBOLS = {
+    "1": "1",
+    "0": "0",
+    "=": "½",
+    "+": "+",
+    "-": "−",
+    "U": "+",
+    "H": "½",
+    "F": "+",
+    "Z": "0",
+    "*": "",
+}
+
+
 def crosstable(t: Tournament) -> list[CrossRow]:
     """Per player and round: opponent's rank, colour and result, like chess-results."""
 
     def compute() -> list[CrossRow]:
         data = published_data(t)
-        rows = standings(data, order=t.tiebreak_order)
+        rows = standings_rows(t)
         rank_of = {r.number: r.rank for r in rows}
         by = {p.number: p for p in data.players}
-        out = []
-        for row in rows:
-            cells = []
-            for e in by[row.number].rounds:
-                symbol = {
-                    "1": "1",
-                    "0": "0",
-                    "=": "½",
-                    "+": "+",
-                    "-": "−",
-                    "U": "+",
-                    "H": "½",
-                    "F": "+",
-                    "Z": "0",
-                    "*": "",
-                }.get(e.code, e.code)
-                cells.append(
+        return [
+            CrossRow(
+                row,
+                [
                     {
                         "opponent": rank_of.get(e.opponent) if e.opponent else None,
                         "colour": e.colour or "",
-                        "result": symbol,
+                        "result": RESULT_SYMBOLS.get(e.code, e.code),
                         "code": e.code,
                     }
-                )
-            out.append(CrossRow(row, cells))
-        return out
+                    for e in by[row.number].rounds
+                ],
+            )
+            for row in rows
+        ]
 
     return cached(t, "crosstable", compute)
 
