@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required, permission_required
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -16,6 +15,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from registrations.organiser_views import organiser_required
+
 from . import services
 from .models import TERMINATIONS, Board, Entrant, RequestedBye, ResultChange, Round, Tournament
 from .tasks import pair_round_task, set_status, status_key
@@ -23,8 +24,8 @@ from .tasks import pair_round_task, set_status, status_key
 PERM = "championship.change_tournament"
 
 
-def organiser(view: Any) -> Any:
-    return login_required(permission_required(PERM, raise_exception=True)(view))
+#: Anonymous visitors go to the login page; users without the permission get 403.
+organiser = organiser_required(PERM)
 
 
 def _t(slug: str) -> Tournament:

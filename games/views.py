@@ -7,7 +7,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required, permission_required
 from django.core.cache import cache
 from django.db.models import Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -21,6 +20,7 @@ from django.views.decorators.http import require_POST
 from championship import pagecache
 from championship.models import Board, Round, Tournament
 from championship.public_views import text_download, version_json
+from registrations.organiser_views import organiser_required
 
 from . import board_svg, records, services
 from .engine import BLACK, WHITE, card_text, legal_plays, playable_cards
@@ -35,8 +35,8 @@ PERM = "games.change_game"
 PAGE_SECONDS = 3600
 
 
-def organiser(view: Any) -> Any:
-    return login_required(permission_required(PERM, raise_exception=True)(view))
+#: Anonymous visitors go to the login page; users without the permission get 403.
+organiser = organiser_required(PERM)
 
 
 def _games() -> Any:
