@@ -379,11 +379,10 @@ def turn_undo(*, game: Game, user: Any, expected_ply: int | None = None) -> Turn
             raise GameError(_("There is no turn to take back."))
         eg = replay(game, turns)
         fields: dict[str, Any] = {"termination": "", "termination_side": "", "adjourned": False}
-        c = clock(game, eg, now)
-        if c is not None and c.running is not None:
+        stopped = _stopped_clock(game, eg, now)
+        if stopped:
             # The time spent so far stays spent; the previous mover's clock runs again.
-            fields[f"clock_{c.running}_ms"] = c.left(c.running)
-            fields["clock_running_since"] = now
+            fields.update(stopped, clock_running_since=now)
         last = turns[-1]
         last.delete()
         eg = replay(game, turns[:-1], terminations=False)
@@ -475,8 +474,9 @@ def game_terminate(
     return outcome
 
 
-def _stopped_clock(game: Game, eg: EngineGame) -> dict[str, int]:
-    c = clock(game, eg)
+def _stopped_clock(game: Game, eg: EngineGame, now: datetime | None = None) -> dict[str, int]:
+    """The running side's time left, to store when its clock stops ({} if none runs)."""
+    c = clock(game, eg, now)
     if c is None or c.running is None:
         return {}
     return {f"clock_{c.running}_ms": c.left(c.running)}
@@ -571,9 +571,7 @@ def check_board_result(board: Any, number: int, result: str, termination: str) -
             )
         return
     if not result:
-        Game.objects.filter(pk=game.pk).update(
-            termination="", termination_side="", version=F("version") + 1
-        )
+        _touch(game, termination="", termination_side="")
         return
     applied = _apply_entered(eg, (result, termination))
     if applied is None:
@@ -581,10 +579,10 @@ def check_board_result(board: Any, number: int, result: str, termination: str) -
             _("The sheet of this game (%(n)d turns) does not allow %(entered)s.")
             % {"n": len(turns), "entered": describe(result, termination)}
         )
-    Game.objects.filter(pk=game.pk).update(
+    _touch(
+        game,
         termination=applied[0],
         termination_side=applied[1],
         adjourned=False,
         clock_running_since=None,
-        version=F("version") + 1,
     )

@@ -234,9 +234,13 @@ def tournament_records(request: HttpRequest, slug: str, number: int | None = Non
     return text_download(text, name)
 
 
+def _standalone_games() -> list[Game]:
+    return list(Game.objects.filter(board=None).order_by("-created_at", "-pk")[:200])
+
+
 def game_list(request: HttpRequest) -> HttpResponse:
     """Games that stand alone (friendly and master-class games); organisers start new ones."""
-    games = list(Game.objects.filter(board=None).order_by("-created_at", "-pk")[:200])
+    games = _standalone_games()
     return render(
         request,
         "games/list.html",
@@ -264,7 +268,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
             request,
             "games/list.html",
             {
-                "games": list(Game.objects.filter(board=None)[:200]),
+                "games": _standalone_games(),
                 "can_manage": True,
                 "form": request.POST,
             },
