@@ -94,6 +94,9 @@ def _context(t: Tournament, **extra: Any) -> dict[str, Any]:
         "rounds": rounds,
         "tiebreak_columns": [TB[k] for k in t.tiebreak_order if k in TB],
         "poll_seconds": settings.LIVE_POLL_SECONDS,
+        # The version the page shows: none if it shows a previous version's tables (computed
+        # meanwhile by the worker), so that its live reload fetches the new ones.
+        "page_version": "" if selectors.served_stale() else t.version,
         **extra,
     }
 

@@ -32,11 +32,18 @@ _stale_allowed: ContextVar[bool] = ContextVar("stale_allowed", default=True)
 def fresh() -> Iterator[None]:
     """Within: values are never the previous version's (an organiser who has just entered a
     result sees it in the standings, even while the worker is still computing them)."""
-    token = _stale_allowed.set(False)
+    allowed, served = _stale_allowed.set(False), _served_stale.set(False)
     try:
         yield
     finally:
-        _stale_allowed.reset(token)
+        _stale_allowed.reset(allowed)
+        _served_stale.reset(served)
+
+
+def served_stale() -> bool:
+    """Has the page being rendered used a previous version's value? (Then it must not claim
+    the new version: its live reload would never fetch the new tables.)"""
+    return _served_stale.get()
 
 
 def cached(

@@ -127,8 +127,10 @@ def test_while_the_worker_recomputes_spectators_get_the_previous_table(
     ]
     for lock in locks:
         assert cache.add(lock, 1, 30)
-    assert _tbody(client.get("/t/w/standings/")) == before
-    assert _tbody(client.get("/t/w/standings/")) == before
+    stale = client.get("/t/w/standings/")
+    assert _tbody(client.get("/t/w/standings/")) == _tbody(stale) == before
+    # ... and does not claim the new version, so that its live reload fetches the new one.
+    assert 'data-version=""' in stale.content.decode()
     # The organiser who entered the result sees it at once (and so do exports).
     own = _tbody(organiser_client.get("/t/w/standings/"))
     assert own != before
@@ -140,6 +142,8 @@ def test_while_the_worker_recomputes_spectators_get_the_previous_table(
     assert after != before
     assert len(ctx.captured_queries) <= 3  # ready in the cache, not recomputed by the request
     assert _tbody(client.get("/t/w/standings/")) == after == own
+    assert f'data-version="{t.version}"' in client.get("/t/w/standings/").content.decode()
+    assert f'data-version="{t.version}"' in organiser_client.get("/t/w/standings/").content.decode()
 
 
 def test_a_broker_that_is_down_does_not_stop_a_result(
