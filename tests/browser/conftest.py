@@ -70,6 +70,25 @@ def watched_page(browser: Any, **context_options: Any) -> tuple[Any, Any]:
     return context, page
 
 
+def organiser_page(
+    browser: Any, live_server: Any, next_url: str, height: int = 1000
+) -> tuple[Any, Any]:
+    """(context, page) of an organiser (user ``org``, made here) logged in and at ``next_url``."""
+    from django.contrib.auth.models import Group, User
+
+    from championship.apps import ORGANISERS_GROUP
+
+    user = User.objects.create_user("org", password="pw-organiser-123")
+    user.groups.add(Group.objects.get(name=ORGANISERS_GROUP))
+    ctx, page = watched_page(browser, viewport={"width": 1280, "height": height})
+    page.goto(f"{live_server.url}/accounts/login/?next={next_url}")
+    page.fill("#id_username", "org")
+    page.fill("#id_password", "pw-organiser-123")
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"{live_server.url}{next_url}")
+    return ctx, page
+
+
 def close(context: Any) -> None:
     """Close a context after its pages have left the site: a page still polling the live
     server (live.js, the clock) once left ``context.close()`` waiting forever in CI."""

@@ -6,11 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group, User
 
-from championship.apps import ORGANISERS_GROUP
 from championship.models import Board, Entrant, Round, Tournament
-from tests.browser.conftest import close, csp_violations, watched_page
+from tests.browser.conftest import close, csp_violations, organiser_page, watched_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -19,8 +17,6 @@ def test_organiser_runs_rounds_and_spectator_sees_standings_change(
     live_server: Any, browser: Any, settings: Any
 ) -> None:
     settings.LIVE_POLL_SECONDS = 1
-    user = User.objects.create_user("org", password="pw-organiser-123")
-    user.groups.add(Group.objects.get(name=ORGANISERS_GROUP))
     t = Tournament.objects.create(
         name="Hall Open",
         slug="hall",
@@ -33,13 +29,7 @@ def test_organiser_runs_rounds_and_spectator_sees_standings_change(
         Entrant.objects.create(tournament=t, name=name, rating=1800 - i * 50, checked_in=True)
 
     spectator_ctx, spectator = watched_page(browser, viewport={"width": 390, "height": 844})
-    org_ctx, org = watched_page(browser, viewport={"width": 1280, "height": 900})
-
-    org.goto(f"{live_server.url}/accounts/login/?next=/t/hall/manage/")
-    org.fill("#id_username", "org")
-    org.fill("#id_password", "pw-organiser-123")
-    org.click("main button[type=submit]")
-    org.wait_for_url(f"{live_server.url}/t/hall/manage/")
+    org_ctx, org = organiser_page(browser, live_server, "/t/hall/manage/", height=900)
     org.click("text=Pair the next round")
     org.wait_for_load_state()
     org.click("a:has-text('Round 1')")

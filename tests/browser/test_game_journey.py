@@ -7,27 +7,20 @@ import time
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group, User
 
-from championship.apps import ORGANISERS_GROUP
 from games.engine.core import PHASE_PLIES
 from games.models import Game, Turn
-from tests.browser.conftest import close, csp_violations, watched_page
+from tests.browser.conftest import close, csp_violations, organiser_page
 from tests.games.helpers import reach
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def login(browser: Any, live_server: Any, next_url: str) -> tuple[Any, Any]:
-    user = User.objects.create_user("org", password="pw-organiser-123")
-    user.groups.add(Group.objects.get(name=ORGANISERS_GROUP))
-    ctx, page = watched_page(browser, viewport={"width": 1280, "height": 1000})
-    page.goto(f"{live_server.url}/accounts/login/?next={next_url}")
-    page.fill("#id_username", "org")
-    page.fill("#id_password", "pw-organiser-123")
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{live_server.url}{next_url}")
-    return ctx, page
+def click_opening(page: Any) -> None:
+    """White's first turn by clicks on the clock page: 4:5 24/20 13/8."""
+    page.click(".card-btn[data-card='4:5']")
+    for number in (24, 20, 13, 8):
+        point(page, number).click()
 
 
 def point(page: Any, white_number: int) -> Any:
@@ -45,7 +38,7 @@ def wait_for(check: Any, seconds: float = 10) -> None:
 
 def test_click_a_turn_on_the_board_then_replay_it(live_server: Any, browser: Any) -> None:
     game = Game.objects.create(white_name="Анна", black_name="Boris")
-    ctx, page = login(browser, live_server, f"/games/{game.pk}/sheet/")
+    ctx, page = organiser_page(browser, live_server, f"/games/{game.pk}/sheet/")
     # White plays 4:5 by clicking: 13 → 8 (the 5), then 24 → 20 (the 4).
     page.click(".card-btn[data-card='4:5']")
     assert "src" in point(page, 13).locator("..").get_attribute("class")
@@ -93,14 +86,10 @@ def test_clock_page_flags_in_each_phase_and_survives_a_reload(
     game = Game.objects.create(
         white_name="Анна", black_name="Boris", phase1_seconds=4, phase2_seconds=3
     )
-    ctx, page = login(browser, live_server, f"/games/{game.pk}/clock/")
+    ctx, page = organiser_page(browser, live_server, f"/games/{game.pk}/clock/")
     page.click("[data-clock-action='start']")
     page.wait_for_selector(".clock-btn.running[data-side='white']")
-    page.click(".card-btn[data-card='4:5']")
-    point(page, 24).click()
-    point(page, 20).click()
-    point(page, 13).click()
-    point(page, 8).click()
+    click_opening(page)
     page.click(".clock-btn[data-side='white']")
     page.wait_for_selector(".clock-btn.running[data-side='black']")
     assert game.turns.get().text == "4:5 24/20 13/8"
@@ -132,14 +121,10 @@ def test_clock_page_keeps_a_turn_sent_while_the_connection_is_down(
     live_server: Any, browser: Any
 ) -> None:
     game = Game.objects.create(white_name="A", black_name="B", phase1_seconds=600)
-    ctx, page = login(browser, live_server, f"/games/{game.pk}/clock/")
+    ctx, page = organiser_page(browser, live_server, f"/games/{game.pk}/clock/")
     page.click("[data-clock-action='start']")
     page.wait_for_selector(".clock-btn.running[data-side='white']")
-    page.click(".card-btn[data-card='4:5']")
-    point(page, 24).click()
-    point(page, 20).click()
-    point(page, 13).click()
-    point(page, 8).click()
+    click_opening(page)
     ctx.set_offline(True)
     page.click(".clock-btn[data-side='white']")
     page.wait_for_selector("#clock-offline:not(.d-none)")
