@@ -1,10 +1,37 @@
+from typing import Any
+
 from django.contrib import admin
 
 from .models import Tournament
+from .services import bump_versions
+
+
+class NewVersionOnSave(admin.ModelAdmin):
+    """Edits here change what the public pages show (cached per tournament version): saving or
+    deleting makes a new version, as the organisers' own pages do (services.bump_versions)."""
+
+    def versioned(self, obj: Any) -> tuple[Tournament, int | None]:
+        """The tournament (and round) whose pages show ``obj``."""
+        return obj.tournament, None
+
+    def save_related(self, request: Any, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)  # after the object and inlines
+        bump_versions(*self.versioned(form.instance))
+
+    def delete_model(self, request: Any, obj: Any) -> None:
+        tournament, _round = self.versioned(obj)
+        super().delete_model(request, obj)
+        bump_versions(tournament)  # a deleted tournament: no row to update, nothing to warm
+
+    def delete_queryset(self, request: Any, queryset: Any) -> None:
+        tournaments = {t.pk: t for t, _round in map(self.versioned, queryset)}
+        super().delete_queryset(request, queryset)
+        for tournament in tournaments.values():
+            bump_versions(tournament)
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(NewVersionOnSave):
     list_display = [
         "name",
         "starts_on",
@@ -18,12 +45,15 @@ class TournamentAdmin(admin.ModelAdmin):
     list_filter = ["system", "status"]
     prepopulated_fields = {"slug": ["name"]}
 
+    def versioned(self, obj: Any) -> tuple[Tournament, int | None]:
+        return obj, None
+
 
 from .models import Board, Entrant, ForbiddenPair, RequestedBye, ResultChange, Round  # noqa: E402
 
 
 @admin.register(Entrant)
-class EntrantAdmin(admin.ModelAdmin):
+class EntrantAdmin(NewVersionOnSave):
     list_display = [
         "name",
         "tournament",
@@ -45,10 +75,13 @@ class BoardInline(admin.TabularInline):
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(NewVersionOnSave):
     list_display = ["tournament", "number", "status", "published_at"]
     list_filter = ["tournament", "status"]
     inlines = [BoardInline]
+
+    def versioned(self, obj: Any) -> tuple[Tournament, int | None]:
+        return obj.tournament, obj.pk
 
 
 @admin.register(RequestedBye)

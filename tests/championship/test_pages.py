@@ -261,6 +261,22 @@ def test_the_results_form_shows_each_boards_values_chosen(organiser_client: Clie
     assert "data-open" in row  # the "only boards without a result" filter finds it
 
 
+def test_an_edit_in_the_admin_shows_on_the_public_pages(client: Client) -> None:
+    from django.forms.models import model_to_dict
+
+    t = create_running_swiss(slug="ad", players=6, rounds=1)
+    entrant = t.entrants.order_by("starting_number").first()
+    assert entrant.name in client.get("/t/ad/players/").content.decode()  # cached now
+    admin = Client()
+    admin.force_login(User.objects.create_superuser("root", "root@example.org", "pw-root-12345"))
+    data = {k: "" if v is None else v for k, v in model_to_dict(entrant).items()}
+    data["name"] = "Renamed At The Desk"
+    response = admin.post(f"/admin/championship/entrant/{entrant.pk}/change/", data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert "Renamed At The Desk" in client.get("/t/ad/players/").content.decode()
+    assert "Renamed At The Desk" in client.get("/t/ad/standings/").content.decode()
+
+
 def measure(client: Client, n: int) -> list[int]:
     from django.core.cache import cache
 
