@@ -14,7 +14,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
-from . import html_tables, pagecache, selectors
+from . import html_tables, manager, pagecache, selectors
 from .models import Board, Entrant, Round, Tournament
 from .pairing import TIEBREAKS, write_trf
 
@@ -123,6 +123,7 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     entrant = get_object_or_404(Entrant, tournament=t, pk=pk)
     games = selectors.entrant_games(t, entrant)
     rows = {r.number: r for r in selectors.standings_rows(t)}
+    two = t.games_per_pairing == 2
     from games.models import Game
 
     sheets: dict[int, list[tuple[int, int]]] = {}
@@ -147,17 +148,25 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             continue
         white = b.white_id == entrant.pk
         opponent = b.black if white else b.white
-        score = ""
-        if b.result:
-            mine = {"1-0": "1", "0-1": "0", "1/2-1/2": "½"}[b.result]
-            score = mine if white else {"1": "0", "0": "1", "½": "½"}[mine]
+        # The pairing's score as in the crosstable (with two games: the mini-match).
+        pair = manager.codes(
+            b.black_id, b.bye, b.result, b.termination, b.result2, b.termination2, two
+        )
         lines.append(
             {
                 "round": b.round.number,
                 "board": b,
                 "opponent": opponent,
                 "colour": "w" if white else "b",
-                "score": score,
+                "score": selectors.RESULT_SYMBOLS.get(pair[0 if white else 1] or "*", ""),
+                "terminations": [
+                    str(name)
+                    for name in (
+                        b.get_termination_display(),
+                        b.get_termination2_display() if two else "",
+                    )
+                    if name
+                ],
                 "games": sheets.get(b.pk, []),
             }
         )

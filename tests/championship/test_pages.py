@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 
 from championship.apps import ORGANISERS_GROUP
 from championship.demo import create_running_swiss
-from championship.models import Board, Round, Tournament
+from championship.models import Board, Entrant, Round, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -361,6 +361,37 @@ def test_organiser_pairs_publishes_and_enters_results(organiser_client: Client) 
     status = organiser_client.get("/t/o/manage/pair/status.json").json()
     assert status["state"] == "error" and "no rounds left" in status["text"]
     assert Round.objects.filter(tournament=t).count() == 2
+
+
+def test_a_players_page_shows_the_mini_match_of_two_games(client: Client) -> None:
+    from django.utils.html import escape
+
+    from championship import services
+
+    t = Tournament.objects.create(
+        name="T2", slug="mm", starts_on="2027-03-14", ends_on="2027-03-14", games_per_pairing=2
+    )
+    for i in range(2):
+        Entrant.objects.create(tournament=t, name=f"P{i}", rating=1500 - i, checked_in=True)
+    rnd = services.round_pair_next(tournament=t)
+    services.round_publish(round=rnd)
+    board = rnd.boards.select_related("white", "black").get()
+    labels = {k: str(v) for k, v in Board._meta.get_field("termination").choices}
+    # Each side wins the game in which it has Black: 1-1, a drawn mini-match.
+    services.result_enter(
+        board=board,
+        result="0-1",
+        termination="home",
+        result2="0-1",
+        termination2="blocked",
+        user=None,
+        expected_version=board.version,
+    )
+    for entrant in (board.white, board.black):
+        html = client.get(f"/t/mm/players/{entrant.pk}/").content.decode()
+        row = re.search(r"<tbody>.*?</tbody>", html, re.S).group(0)
+        assert "<td>½ <span" in row, row  # not game 1's result alone
+        assert f"({escape(labels['home'])}; {escape(labels['blocked'])})" in row, row
 
 
 def test_two_game_pairings_show_game_points(client: Client, organiser_client: Client) -> None:
