@@ -422,7 +422,10 @@ def result_confirm(*, board: Board, user: Any) -> Board:
     with transaction.atomic():
         Board.objects.filter(pk=board.pk).update(confirmed=True, version=F("version") + 1)
         ResultChange.objects.create(
-            board=board, user=user, action="confirm", new=_describe(board.result, board.termination)
+            board=board,
+            user=user,
+            action="confirm",
+            new=_describe(board.result, board.termination, board.result2, board.termination2),
         )
         bump_versions(board.round.tournament, board.round_id)
     board.refresh_from_db()

@@ -280,6 +280,11 @@ def test_two_games_per_pairing_make_a_mini_match() -> None:
     assert (rows[w1].game_points, rows[k1].game_points) == (1, 1)
     assert (rows[w2].points, rows[w2].game_points, rows[k2].game_points) == (1, 2, 0)
     assert rows[k2].time_losses == 1  # lost game 2 on time
+    # A second organiser confirms: the history records both games, as last entered.
+    entered = b2.changes.exclude(action="confirm").first()
+    bob = User.objects.create_user("bob")
+    services.result_confirm(board=Board.objects.get(pk=b2.pk), user=bob)
+    assert b2.changes.get(action="confirm").new == entered.new == "1-0 home; 0-1 time"
     r2 = services.round_pair_next(tournament=t)
     assert r2.boards.count() == 2
 
