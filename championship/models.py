@@ -252,8 +252,9 @@ class ResultChange(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
     at = models.DateTimeField(auto_now_add=True)
     action = models.CharField(max_length=10)  # enter, correct, confirm, clear
-    old = models.CharField(max_length=20, blank=True)
-    new = models.CharField(max_length=20, blank=True)
+    #: Both games of a two-game pairing: "1/2-1/2 agreement; 1/2-1/2 agreement".
+    old = models.CharField(max_length=60, blank=True)
+    new = models.CharField(max_length=60, blank=True)
 
     class Meta:
         ordering = ["-at", "-pk"]

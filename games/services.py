@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -198,7 +198,11 @@ def _to_board(game: Game, eg: EngineGame, user: Any) -> None:
 
 def _lock(game: Game) -> Game:
     locked = (
-        Game.objects.select_for_update().select_related("board__round__tournament").get(pk=game.pk)
+        # ``of=("self",)``: only the game's row is locked; PostgreSQL refuses FOR UPDATE on the
+        # nullable side of the outer join to the board (a friendly game has none).
+        Game.objects.select_for_update(of=("self",))
+        .select_related("board__round__tournament")
+        .get(pk=game.pk)
     )
     if locked.board is not None and locked.board.round.status != Round.Status.PUBLISHED:
         raise GameError(_("Games are recorded once the round is published."))
@@ -342,13 +346,18 @@ def _record_turn(
     elif written and not _valid_clock(written):
         raise GameError(_("Write the clock as h:mm:ss, for example 0:29:31."))
     played.clock = written or None
-    turn = Turn.objects.create(
-        game=game,
-        ply=played.ply,
-        text=played.text,
-        clock=written,
-        entered_by=user if getattr(user, "is_authenticated", False) else None,
-    )
+    try:
+        turn = Turn.objects.create(
+            game=game,
+            ply=played.ply,
+            text=played.text,
+            clock=written,
+            entered_by=user if getattr(user, "is_authenticated", False) else None,
+        )
+    except IntegrityError:  # a database without row locks let a parallel turn in first
+        raise GameError(
+            _("The sheet changed meanwhile. Check the board and enter the turn again.")
+        ) from None
     _touch(game, **fields)
     _reconcile(game, eg, user, overrule=overrule)
     return turn

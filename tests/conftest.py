@@ -95,3 +95,17 @@ def make_registrations(tournament, n: int, *, prefix: str = "p", **fields) -> li
         )
         for i in range(n)
     )
+
+
+def on_postgresql() -> bool:
+    from django.db import connection
+
+    return connection.vendor == "postgresql"
+
+
+@pytest.fixture
+def postgresql(transactional_db):  # type: ignore[no-untyped-def]
+    """For tests of row locks (``SELECT … FOR UPDATE``) between parallel requests: SQLite has
+    none. CI runs the whole suite on PostgreSQL too (.ci/run), where these run."""
+    if not on_postgresql():
+        pytest.skip("row locks need PostgreSQL: run with DATABASE_URL=postgres://… (CI does)")
