@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from phonenumber_field.modelfields import PhoneNumberField
 
 from championship.models import Tournament
+from common.text import SingleLineCharField
 
 LANGUAGE_CHOICES = settings.LANGUAGES
 
@@ -36,10 +37,10 @@ class Registration(models.Model):
         related_name="registrations",
         verbose_name=_("tournament"),
     )
-    name = models.CharField(_("full name"), max_length=150)
+    name = SingleLineCharField(_("full name"), max_length=150)
     email = models.EmailField(_("e-mail"))
     phone = PhoneNumberField(_("phone"), blank=True)
-    club = models.CharField(_("club or city"), max_length=150, blank=True)
+    club = SingleLineCharField(_("club or city"), max_length=150, blank=True)
     experience = models.CharField(_("experience"), max_length=20, choices=Experience.choices)
     language = models.CharField(_("preferred language"), max_length=8, choices=LANGUAGE_CHOICES)
     consent_at = models.DateTimeField(_("privacy consent given at"))
@@ -96,10 +97,10 @@ class MasterClassSession(models.Model):
         blank=True,
         verbose_name=_("tournament"),
     )
-    title = models.CharField(_("title"), max_length=200)
+    title = SingleLineCharField(_("title"), max_length=200)
     starts_at = models.DateTimeField(_("starts at"))
     duration_minutes = models.PositiveIntegerField(_("duration (minutes)"), default=90)
-    place = models.CharField(_("place"), max_length=300)
+    place = SingleLineCharField(_("place"), max_length=300)
     language = models.CharField(_("language"), max_length=8, choices=LANGUAGE_CHOICES)
     seats = models.PositiveIntegerField(_("seats"))
 
@@ -146,7 +147,7 @@ class MasterClassSignup(models.Model):
         related_name="masterclass_signups",
         verbose_name=_("tournament registration"),
     )
-    name = models.CharField(_("full name"), max_length=150)
+    name = SingleLineCharField(_("full name"), max_length=150)
     email = models.EmailField(_("e-mail"))
     phone = PhoneNumberField(_("phone"), blank=True)
     language = models.CharField(_("preferred language"), max_length=8, choices=LANGUAGE_CHOICES)
