@@ -186,6 +186,10 @@ CELERY_BEAT_SCHEDULE = {
 DEFAULT_FROM_EMAIL = os.environ.get(
     "DEFAULT_FROM_EMAIL", "Modern Nardy Toronto <noreply@nardy.local>"
 )
+# An outbox row still "sending" after this many seconds belongs to a worker that died: it is
+# sent again, with the same Message-ID (registrations.services.outbox_send). Far above the
+# time of one SMTP exchange (EMAIL_TIMEOUT is per socket operation).
+OUTBOX_SENDING_TIMEOUT = int(os.environ.get("OUTBOX_SENDING_TIMEOUT", "300"))
 EMAIL_URL = os.environ.get("EMAIL_URL", "")
 if EMAIL_URL:
     _email = urlsplit(EMAIL_URL)

@@ -176,10 +176,16 @@ class MasterClassSignup(models.Model):
 class OutboundEmail(models.Model):
     """An e-mail to send, written in the same transaction as what it is about, so it is never
     lost: a task sends it after the commit, and a periodic task sends whatever is still pending
-    (for example because the broker was down)."""
+    (for example because the broker was down).
+
+    pending → sending (committed before the mail server is contacted, with the Message-ID the
+    message will carry) → sent. A row left ``sending`` by a worker that died is sent again
+    with the same Message-ID once it is older than ``OUTBOX_SENDING_TIMEOUT``
+    (``registrations.services.outbox_send``)."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("pending")
+        SENDING = "sending", _("sending")
         SENT = "sent", _("sent")
         FAILED = "failed", _("failed")
 
@@ -191,6 +197,10 @@ class OutboundEmail(models.Model):
     attempts = models.PositiveIntegerField(_("attempts"), default=0)
     last_error = models.TextField(_("last error"), blank=True)
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    #: Set when a worker starts sending; kept for every later attempt, so that copies sent
+    #: again after a crash are recognisable as the same message.
+    message_id = models.CharField(_("Message-ID"), max_length=255, blank=True)
+    sending_since = models.DateTimeField(_("sending since"), null=True, blank=True)
     sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
 
     class Meta:
