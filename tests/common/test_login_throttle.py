@@ -128,3 +128,23 @@ def test_without_rate_limiting_nothing_is_throttled(organiser, settings):
     codes = {attempt(client, SITE, "organiser", f"guess-{i}").status_code for i in range(8)}
     assert codes == {200}
     assert attempt(client, SITE, "organiser", PASSWORD).status_code == 302
+
+
+@pytest.mark.parametrize("url", [SITE, ADMIN])
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"username": "organiser\x00", "password": "x"},
+        {"username": "organiser", "password": "x\x00"},
+        {"username": "o" * 10_000, "password": "x"},
+        {"username": "", "password": ""},
+        {"password": "x"},
+        {"username": ["a", "b"], "password": ["x", "y"]},
+        {"username": "организатор\u2028", "password": "x"},
+    ],
+)
+def test_hostile_login_posts_are_answered_without_a_server_error(organiser, url, data):
+    client = Client(REMOTE_ADDR=ATTACKER)
+    for _ in range(7):  # also past the limits
+        assert client.post(url, data).status_code in (200, 429)
+    assert not logged_in(client)

@@ -137,3 +137,22 @@ def test_a_bad_slug_cannot_be_saved_by_any_way_in(slug):
     with pytest.raises(ValidationError):
         Tournament.objects.create(name="T", slug=slug, starts_on="2027-03-14", ends_on="2027-03-14")
     assert not Tournament.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", ["bad slug", "<b>"])
+def test_the_admin_form_refuses_a_bad_slug_and_cleans_the_name(rf, slug):
+    from django.contrib import admin
+    from django.contrib.auth.models import User
+    from django.forms.models import model_to_dict
+
+    request = rf.get("/admin/championship/tournament/add/")
+    request.user = User(is_superuser=True, is_staff=True)
+    form_class = admin.site._registry[Tournament].get_form(request)
+    defaults = Tournament(name="x", slug="x", starts_on="2027-03-14", ends_on="2027-03-14")
+    data = {k: v for k, v in model_to_dict(defaults).items() if v is not None}
+    form = form_class(data={**data, "name": "Open\n[Event]", "slug": slug})
+    assert not form.is_valid() and "slug" in form.errors
+    form = form_class(data={**data, "name": "Open\n[Event]", "slug": "open"})
+    assert form.is_valid(), form.errors
+    assert form.save().name == "Open [Event]"
