@@ -10,6 +10,8 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_slug
 from django.db import transaction
 
 from registrations.models import MasterClassSession, MasterClassSignup, Registration
@@ -253,6 +255,10 @@ def restore_tournament(text: str) -> Tournament:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BackupError(f"not a tournament backup (expected format {FORMAT})")
     slug = data["tournament"]["slug"]
+    try:
+        validate_slug(slug)
+    except ValidationError:
+        raise BackupError(f"the tournament's slug {slug!r} is not a slug") from None
     if Tournament.objects.filter(slug=slug).exists():
         raise BackupError(f"the database already has a tournament {slug!r}")
     users = {u.get_username(): u for u in get_user_model().objects.all()}

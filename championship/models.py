@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
+from django.core.validators import validate_slug
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from common.text import SingleLineCharField
+
 
 class Tournament(models.Model):
-    name = models.CharField(_("name"), max_length=200)
+    name = SingleLineCharField(_("name"), max_length=200)
     slug = models.SlugField(_("slug"), max_length=80, unique=True)
-    venue = models.CharField(_("venue"), max_length=300, blank=True)
+    venue = SingleLineCharField(_("venue"), max_length=300, blank=True)
     starts_on = models.DateField(_("first day"))
     ends_on = models.DateField(_("last day"))
     entry_cap = models.PositiveIntegerField(
@@ -93,6 +97,13 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # The slug is in every URL of the tournament: one that ``<slug:...>`` cannot match
+        # breaks the pages linking to it. Forms and the admin validate it; this guards every
+        # other way in (services, commands, imports), which would otherwise store it as is.
+        validate_slug(self.slug)
+        super().save(*args, **kwargs)
+
     def get_absolute_url(self) -> str:
         return reverse("tournament_detail", kwargs={"slug": self.slug})
 
@@ -110,8 +121,8 @@ class Entrant(models.Model):
         blank=True,
         related_name="entrant",
     )
-    name = models.CharField(_("name"), max_length=150)
-    club = models.CharField(_("club"), max_length=150, blank=True)
+    name = SingleLineCharField(_("name"), max_length=150)
+    club = SingleLineCharField(_("club"), max_length=150, blank=True)
     rating = models.PositiveIntegerField(_("rating"), null=True, blank=True)
     starting_number = models.PositiveIntegerField(_("starting number"), null=True, blank=True)
     checked_in = models.BooleanField(_("checked in"), default=False)
@@ -163,7 +174,7 @@ class ForbiddenPair(models.Model):
     )
     first = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
     second = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
-    reason = models.CharField(_("reason"), max_length=100, blank=True)
+    reason = SingleLineCharField(_("reason"), max_length=100, blank=True)
 
     def __str__(self) -> str:
         return f"{self.first} ≠ {self.second}"

@@ -61,7 +61,7 @@ SITE_URL = os.environ.get("SITE_URL", f"http://127.0.0.1:{os.environ.get('PORT',
 )
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "common.apps.AdminConfig",  # django.contrib.admin with a throttled login (common/login.py)
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -186,6 +186,10 @@ CELERY_BEAT_SCHEDULE = {
 DEFAULT_FROM_EMAIL = os.environ.get(
     "DEFAULT_FROM_EMAIL", "Modern Nardy Toronto <noreply@nardy.local>"
 )
+# An outbox row still "sending" after this many seconds belongs to a worker that died: it is
+# sent again, with the same Message-ID (registrations.services.outbox_send). Far above the
+# time of one SMTP exchange (EMAIL_TIMEOUT is per socket operation).
+OUTBOX_SENDING_TIMEOUT = int(os.environ.get("OUTBOX_SENDING_TIMEOUT", "300"))
 EMAIL_URL = os.environ.get("EMAIL_URL", "")
 if EMAIL_URL:
     _email = urlsplit(EMAIL_URL)
@@ -260,9 +264,26 @@ RATELIMIT_FAIL_OPEN = True
 RATELIMIT_VIEW = "championship.views.ratelimited"
 # Rate for the public forms' POSTs, per client address.
 PUBLIC_FORM_RATE = os.environ.get("PUBLIC_FORM_RATE", "10/m")
-# Behind a reverse proxy, the client address comes from X-Forwarded-For (see docs/deploy.md).
-RATELIMIT_IP_META_KEY = os.environ.get("RATELIMIT_IP_META_KEY") or None
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"] if not REDIS_URL else []
+
+# --- Client address ---------------------------------------------------------------------------
+# Behind a reverse proxy the visitor's address is in a header the proxy sets, named here as a
+# request.META key: HTTP_X_REAL_IP with the shipped nginx config (it overwrites X-Real-IP with
+# $remote_addr). Unset: REMOTE_ADDR, and no header a client could forge is ever read. A missing
+# or malformed header falls back to REMOTE_ADDR (common/client_ip.py).
+TRUSTED_PROXY_HEADER = os.environ.get("TRUSTED_PROXY_HEADER", "")
+if os.environ.get("RATELIMIT_IP_META_KEY"):
+    raise ImproperlyConfigured(
+        "RATELIMIT_IP_META_KEY is no longer read: behind nginx (deploy/nginx.conf) set "
+        "TRUSTED_PROXY_HEADER=HTTP_X_REAL_IP instead, and never X-Forwarded-For (docs/deploy.md)."
+    )
+RATELIMIT_IP_META_KEY = "common.client_ip.client_ip"
+
+# --- Login throttling (common/login.py) -------------------------------------------------------
+# Failed logins counted per (account, client address) and per client address; at the limit
+# that address's login answers 429 until the window ends. Off with RATELIMIT_ENABLE=0.
+LOGIN_FAILURES_PER_ACCOUNT = "5/15m"
+LOGIN_FAILURES_PER_ADDRESS = "20/15m"
 
 # Public tournament pages check for new results this often (seconds) and reload.
 LIVE_POLL_SECONDS = int(os.environ.get("LIVE_POLL_SECONDS", "20"))

@@ -2,6 +2,8 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from common.login import LoginView
+
 from . import views
 
 urlpatterns = [
@@ -12,7 +14,7 @@ urlpatterns = [
     path("t/<slug:slug>/", include("championship.urls_tournament")),
     path("games/", include("games.urls")),
     path("", include("registrations.urls")),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

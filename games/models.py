@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from championship.models import TERMINATIONS
+from common.text import SingleLineCharField
 
 from .engine.game import ORGANISER_TERMINATIONS as ORGANISER_CODES
 
@@ -34,9 +35,9 @@ class Game(models.Model):
         related_name="games",
     )
     number = models.PositiveSmallIntegerField(_("game"), default=1)
-    event = models.CharField(_("event"), max_length=200, blank=True)
-    white_name = models.CharField(_("White"), max_length=150, blank=True)
-    black_name = models.CharField(_("Black"), max_length=150, blank=True)
+    event = SingleLineCharField(_("event"), max_length=200, blank=True)
+    white_name = SingleLineCharField(_("White"), max_length=150, blank=True)
+    black_name = SingleLineCharField(_("Black"), max_length=150, blank=True)
     phase1_seconds = models.PositiveIntegerField(_("seconds per side, phase 1"), default=1800)
     phase2_seconds = models.PositiveIntegerField(_("seconds per side, phase 2"), default=1800)
     #: An organiser termination (the moves cannot tell it) and the side it concerns: the

@@ -24,11 +24,16 @@ if [ "${LOAD_REUSE_DB:-0}" != 1 ]; then
   psql -h 127.0.0.1 -U postgres -d postgres -q -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB"
 fi
 .venv/bin/python manage.py migrate --noinput -v 0
+# Production settings: seed_demo needs --allow-production and gives the organiser a random
+# password, printed; kept in loadtest/results/organiser-password for runs that reuse the database.
 if [ "${LOAD_REUSE_DB:-0}" != 1 ]; then
-  .venv/bin/python manage.py seed_demo > /dev/null
+  .venv/bin/python manage.py seed_demo --allow-production \
+    | sed -n 's|.*organiser login organiser / ||p' > loadtest/results/organiser-password
   echo "== pairing 9 rounds of 500 (takes a minute)"
-  .venv/bin/python manage.py seed_demo --players 500 --rounds 9 --slug load
+  .venv/bin/python manage.py seed_demo --allow-production --players 500 --rounds 9 --slug load
 fi
+LOAD_PASSWORD=$(cat loadtest/results/organiser-password)
+export LOAD_PASSWORD
 .venv/bin/python manage.py collectstatic --noinput -v 0
 redis-cli -n 14 flushdb > /dev/null
 

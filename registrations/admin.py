@@ -45,4 +45,13 @@ class MasterClassSignupAdmin(admin.ModelAdmin):
 class OutboundEmailAdmin(admin.ModelAdmin):
     list_display = ["kind", "object_id", "status", "attempts", "created_at", "sent_at"]
     list_filter = ["status", "kind"]
-    readonly_fields = ["kind", "object_id", "attempts", "last_error", "created_at", "sent_at"]
+    readonly_fields = [
+        "kind",
+        "object_id",
+        "attempts",
+        "last_error",
+        "created_at",
+        "message_id",
+        "sending_since",
+        "sent_at",
+    ]

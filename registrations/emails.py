@@ -46,12 +46,21 @@ def signup_links(signup: MasterClassSignup) -> dict[str, str]:
 
 
 def _send(
-    to: str, language: str, template: str, context: dict[str, object], subject: object
+    to: str,
+    language: str,
+    template: str,
+    context: dict[str, object],
+    subject: object,
+    message_id: str | None,
 ) -> None:
     with translation.override(language):
         body = render_to_string(f"registrations/email/{template}.txt", context)
         message = EmailMultiAlternatives(
-            subject=str(subject), body=body, from_email=settings.DEFAULT_FROM_EMAIL, to=[to]
+            subject=str(subject),
+            body=body,
+            from_email=settings.DEFAULT_FROM_EMAIL,
+            to=[to],
+            headers={"Message-ID": message_id} if message_id else None,
         )
         message.send()
 
@@ -67,18 +76,19 @@ SUBJECTS = {
 }
 
 
-def send(kind: str, object_id: int) -> bool:
-    """Send one e-mail; False if the object no longer exists (nothing to do)."""
+def send(kind: str, object_id: int, message_id: str | None = None) -> bool:
+    """Send one e-mail (with this Message-ID, if given); False if the object no longer exists
+    (nothing to do)."""
     if kind.startswith("registration_"):
         reg = Registration.objects.select_related("tournament").filter(pk=object_id).first()
         if reg is None:
             return False
         context = {"registration": reg, "tournament": reg.tournament, **registration_links(reg)}
-        _send(reg.email, reg.language, kind, context, SUBJECTS[kind])
+        _send(reg.email, reg.language, kind, context, SUBJECTS[kind], message_id)
         return True
     signup = MasterClassSignup.objects.select_related("session").filter(pk=object_id).first()
     if signup is None:
         return False
     context = {"signup": signup, "session": signup.session, **signup_links(signup)}
-    _send(signup.email, signup.language, kind, context, SUBJECTS[kind])
+    _send(signup.email, signup.language, kind, context, SUBJECTS[kind], message_id)
     return True

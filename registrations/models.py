@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from phonenumber_field.modelfields import PhoneNumberField
 
 from championship.models import Tournament
+from common.text import SingleLineCharField
 
 LANGUAGE_CHOICES = settings.LANGUAGES
 
@@ -36,10 +37,10 @@ class Registration(models.Model):
         related_name="registrations",
         verbose_name=_("tournament"),
     )
-    name = models.CharField(_("full name"), max_length=150)
+    name = SingleLineCharField(_("full name"), max_length=150)
     email = models.EmailField(_("e-mail"))
     phone = PhoneNumberField(_("phone"), blank=True)
-    club = models.CharField(_("club or city"), max_length=150, blank=True)
+    club = SingleLineCharField(_("club or city"), max_length=150, blank=True)
     experience = models.CharField(_("experience"), max_length=20, choices=Experience.choices)
     language = models.CharField(_("preferred language"), max_length=8, choices=LANGUAGE_CHOICES)
     consent_at = models.DateTimeField(_("privacy consent given at"))
@@ -96,10 +97,10 @@ class MasterClassSession(models.Model):
         blank=True,
         verbose_name=_("tournament"),
     )
-    title = models.CharField(_("title"), max_length=200)
+    title = SingleLineCharField(_("title"), max_length=200)
     starts_at = models.DateTimeField(_("starts at"))
     duration_minutes = models.PositiveIntegerField(_("duration (minutes)"), default=90)
-    place = models.CharField(_("place"), max_length=300)
+    place = SingleLineCharField(_("place"), max_length=300)
     language = models.CharField(_("language"), max_length=8, choices=LANGUAGE_CHOICES)
     seats = models.PositiveIntegerField(_("seats"))
 
@@ -146,7 +147,7 @@ class MasterClassSignup(models.Model):
         related_name="masterclass_signups",
         verbose_name=_("tournament registration"),
     )
-    name = models.CharField(_("full name"), max_length=150)
+    name = SingleLineCharField(_("full name"), max_length=150)
     email = models.EmailField(_("e-mail"))
     phone = PhoneNumberField(_("phone"), blank=True)
     language = models.CharField(_("preferred language"), max_length=8, choices=LANGUAGE_CHOICES)
@@ -175,10 +176,16 @@ class MasterClassSignup(models.Model):
 class OutboundEmail(models.Model):
     """An e-mail to send, written in the same transaction as what it is about, so it is never
     lost: a task sends it after the commit, and a periodic task sends whatever is still pending
-    (for example because the broker was down)."""
+    (for example because the broker was down).
+
+    pending → sending (committed before the mail server is contacted, with the Message-ID the
+    message will carry) → sent. A row left ``sending`` by a worker that died is sent again
+    with the same Message-ID once it is older than ``OUTBOX_SENDING_TIMEOUT``
+    (``registrations.services.outbox_send``)."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("pending")
+        SENDING = "sending", _("sending")
         SENT = "sent", _("sent")
         FAILED = "failed", _("failed")
 
@@ -190,6 +197,10 @@ class OutboundEmail(models.Model):
     attempts = models.PositiveIntegerField(_("attempts"), default=0)
     last_error = models.TextField(_("last error"), blank=True)
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    #: Set when a worker starts sending; kept for every later attempt, so that copies sent
+    #: again after a crash are recognisable as the same message.
+    message_id = models.CharField(_("Message-ID"), max_length=255, blank=True)
+    sending_since = models.DateTimeField(_("sending since"), null=True, blank=True)
     sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
 
     class Meta:

@@ -8,9 +8,12 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from email.utils import parseaddr
 
+from django.conf import settings
+from django.core.mail import make_msgid
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import Case, F, Q, QuerySet, Value, When
 from django.utils import timezone
 
 from championship.models import Tournament
@@ -45,38 +48,94 @@ def _dispatch(outbox_id: int) -> None:
 
 
 def outbox_send(*, outbox_id: int, now: datetime | None = None) -> bool:
-    """Send one pending e-mail exactly once; False if it is not pending (already sent, or
-    being sent by another worker right now)."""
-    with transaction.atomic():
-        row = (
-            OutboundEmail.objects.select_for_update(skip_locked=True)
-            .filter(pk=outbox_id, status=OutboundEmail.Status.PENDING)
-            .first()
+    """Send one recorded e-mail; False if there is nothing to do (sent already, or another
+    worker is sending it right now). Call it outside any transaction.
+
+    1. Claim the row in a transaction of its own, committed before the mail server is
+       contacted: ``sending``, since when, and the Message-ID the message will carry (made at
+       the first attempt, kept for every later one).
+    2. Send the message with that Message-ID.
+    3. Mark it ``sent``.
+
+    A worker that dies between 1 and 3 leaves the row ``sending``; once that is older than
+    ``OUTBOX_SENDING_TIMEOUT`` the sweeper (``send_pending_emails``) claims it again and sends
+    it with the same Message-ID. So no e-mail is lost, and one goes out twice only if its
+    worker died after the mail server had accepted it and before step 3 was committed, i.e.
+    inside the SMTP exchange itself; both copies then carry the same Message-ID, by which
+    mail servers and clients can tell the second for a duplicate. A mail-server error puts the
+    row back to ``pending`` (Message-ID kept) and is raised for the caller to retry."""
+    row = _outbox_claim(outbox_id=outbox_id, now=now or timezone.now())
+    if row is None:
+        return False
+    try:
+        emails.send(row.kind, row.object_id, message_id=row.message_id)
+    except Exception as exc:
+        _outbox_claimed_by(row).update(
+            status=OutboundEmail.Status.PENDING, last_error=repr(exc)[:2000]
         )
-        if row is None:
-            return False
-        emails.send(row.kind, row.object_id)
-        row.status = OutboundEmail.Status.SENT
-        row.sent_at = now or timezone.now()
-        row.attempts += 1
-        row.save(update_fields=["status", "sent_at", "attempts"])
+        raise
+    _outbox_mark_sent(row, now=now or timezone.now())
     return True
 
 
-def outbox_record_failure(*, outbox_id: int, error: str, give_up: bool) -> None:
+def _outbox_claimed_by(row: OutboundEmail) -> QuerySet[OutboundEmail]:
+    """The row while it is still this claim's (not claimed again after a timeout meanwhile)."""
+    return OutboundEmail.objects.filter(
+        pk=row.pk, status=OutboundEmail.Status.SENDING, sending_since=row.sending_since
+    )
+
+
+def _claimable(now: datetime) -> Q:
+    """Pending, or left ``sending`` by a worker that died."""
+    stale = now - timedelta(seconds=settings.OUTBOX_SENDING_TIMEOUT)
+    return Q(status=OutboundEmail.Status.PENDING) | Q(
+        status=OutboundEmail.Status.SENDING, sending_since__lt=stale
+    )
+
+
+def _outbox_claim(*, outbox_id: int, now: datetime) -> OutboundEmail | None:
+    """Step 1 of ``outbox_send``. One conditional UPDATE: of two workers claiming the same row
+    at once exactly one gets it (PostgreSQL re-checks the condition after the first commits;
+    SQLite runs writes one at a time)."""
+    with transaction.atomic():
+        claimed = OutboundEmail.objects.filter(_claimable(now), pk=outbox_id).update(
+            status=OutboundEmail.Status.SENDING,
+            sending_since=now,
+            attempts=F("attempts") + 1,
+            message_id=Case(
+                When(message_id="", then=Value(_new_message_id())), default=F("message_id")
+            ),
+        )
+        if not claimed:
+            return None
+        return OutboundEmail.objects.get(pk=outbox_id)
+
+
+def _outbox_mark_sent(row: OutboundEmail, *, now: datetime) -> None:
+    """Step 3 of ``outbox_send`` (a row claimed again meanwhile is left to its new worker)."""
+    _outbox_claimed_by(row).update(status=OutboundEmail.Status.SENT, sent_at=now)
+
+
+def _new_message_id() -> str:
+    domain = parseaddr(settings.DEFAULT_FROM_EMAIL)[1].rpartition("@")[2] or "nardy.local"
+    return make_msgid(domain=domain)
+
+
+def outbox_give_up(*, outbox_id: int) -> None:
+    """After the last retry: the e-mail is ``failed`` (the admin shows its last error)."""
     OutboundEmail.objects.filter(pk=outbox_id, status=OutboundEmail.Status.PENDING).update(
-        attempts=F("attempts") + 1,
-        last_error=error[:2000],
-        status=OutboundEmail.Status.FAILED if give_up else OutboundEmail.Status.PENDING,
+        status=OutboundEmail.Status.FAILED
     )
 
 
 def outbox_pending(*, older_than: timedelta, now: datetime | None = None) -> list[int]:
-    cutoff = (now or timezone.now()) - older_than
+    """What the sweeper sends: pending e-mails older than ``older_than`` (younger ones have a
+    task on its way) and those left ``sending`` by a worker that died."""
+    now = now or timezone.now()
     return list(
-        OutboundEmail.objects.filter(
-            status=OutboundEmail.Status.PENDING, created_at__lte=cutoff
-        ).values_list("pk", flat=True)[:500]
+        OutboundEmail.objects.filter(_claimable(now), created_at__lte=now - older_than).values_list(
+            "pk", flat=True
+        )[:500]
     )
 
 
@@ -388,7 +447,7 @@ def person_anonymise(*, email: str, now: datetime | None = None) -> int:
         signups = list(MasterClassSignup.objects.select_for_update().filter(email__iexact=email))
         OutboundEmail.objects.filter(
             models_q_for_outbox([r.pk for r in regs], [s.pk for s in signups]),
-            status=OutboundEmail.Status.PENDING,
+            status__in=[OutboundEmail.Status.PENDING, OutboundEmail.Status.SENDING],
         ).delete()
         for reg in regs:
             reg.name = initials(reg.name)

@@ -18,13 +18,13 @@ MAX_RETRIES = 8
 
 @shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True)
 def send_email_task(self: Any, outbox_id: int) -> bool:
-    """Send one recorded e-mail; on a mail-server error retry with exponential backoff."""
+    """Send one recorded e-mail; on a mail-server error retry with exponential backoff (the
+    service has put it back to pending with the error)."""
     try:
         return services.outbox_send(outbox_id=outbox_id)
     except (SMTPException, OSError) as exc:
-        give_up = self.request.retries >= MAX_RETRIES
-        services.outbox_record_failure(outbox_id=outbox_id, error=repr(exc), give_up=give_up)
-        if give_up:
+        if self.request.retries >= MAX_RETRIES:
+            services.outbox_give_up(outbox_id=outbox_id)
             raise
         raise self.retry(exc=exc, countdown=min(600, 10 * 2**self.request.retries)) from exc
 
@@ -32,13 +32,14 @@ def send_email_task(self: Any, outbox_id: int) -> bool:
 @shared_task
 def send_pending_emails() -> int:
     """Run every minute by Celery beat: send what is still pending (e.g. the broker was down
-    when it was recorded). Sends in this worker, one by one, each exactly once."""
+    when it was recorded) and reconcile what a dead worker left "sending" (sent again with the
+    same Message-ID). Sends in this worker, one by one."""
     sent = 0
     for pk in services.outbox_pending(older_than=timedelta(seconds=60)):
         try:
             sent += services.outbox_send(outbox_id=pk)
-        except (SMTPException, OSError) as exc:
-            services.outbox_record_failure(outbox_id=pk, error=repr(exc), give_up=False)
+        except (SMTPException, OSError):
+            log.warning("e-mail %s not sent; it stays pending", pk, exc_info=True)
     return sent
 
 

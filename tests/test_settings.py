@@ -14,7 +14,9 @@ def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     clean = {
         k: v
         for k, v in os.environ.items()
-        if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL", "EMAIL_URL"))
+        if not k.startswith(
+            ("DJANGO_", "DATABASE_URL", "REDIS_URL", "EMAIL_URL", "TRUSTED_PROXY_", "RATELIMIT_")
+        )
     }
     clean.update(env)
     return subprocess.run(
@@ -89,3 +91,16 @@ def test_check_deploy_is_clean_under_production_settings() -> None:
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "no issues" in proc.stdout
+
+
+def test_the_forgeable_client_address_setting_is_refused() -> None:
+    proc = run_manage("check", RATELIMIT_IP_META_KEY="HTTP_X_FORWARDED_FOR")
+    assert proc.returncode != 0
+    assert "TRUSTED_PROXY_HEADER=HTTP_X_REAL_IP" in proc.stderr
+
+
+def test_the_trusted_proxy_header_comes_from_the_environment() -> None:
+    code = "from django.conf import settings as s; print(repr(s.TRUSTED_PROXY_HEADER))"
+    assert run_manage("shell", "-v", "0", "-c", code).stdout.strip() == "''"
+    proc = run_manage("shell", "-v", "0", "-c", code, TRUSTED_PROXY_HEADER="HTTP_X_REAL_IP")
+    assert proc.stdout.strip() == "'HTTP_X_REAL_IP'"

@@ -43,8 +43,26 @@ def _unescape(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
 
 
+#: Line breaks (all that ``str.splitlines`` splits on) and the other control characters.
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+
+
+def _one_line(text: str) -> str:
+    """``text`` with each run of control characters (line breaks included) made one space:
+    written into a tag or a comment, a line break would start a line of its own in the file,
+    a forged tag, turn or record."""
+    return _CONTROL_RE.sub(" ", text)
+
+
 def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    """A tag value as PGN writes it: on one line, ``\\`` and ``"`` escaped."""
+    return _one_line(value).replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _comment(text: str) -> str:
+    """A comment in braces, on one line and stripped as the reader strips it; a ``}`` inside
+    would end it early, so it becomes ``)``."""
+    return "{" + _one_line(text).replace("}", ")").strip() + "}"
 
 
 def _parse_tags(lines: list[str]) -> tuple[list[tuple[str, str]], int]:
@@ -290,7 +308,7 @@ def format_record(
     lines = [f'[{k} "{_escape(v)}"]' for k, v in out_tags]
     lines.append("")
     if comments_before:
-        lines.append(" ".join("{" + c + "}" for c in comments_before))
+        lines.append(" ".join(_comment(c) for c in comments_before))
     entry: list[str] = []
     for turn in game.turns:
         if turn.ply % 2 == 1:
@@ -302,7 +320,7 @@ def format_record(
         entry.append(turn.text)
         if turn.clock:
             entry.append("{clk " + turn.clock + "}")
-        entry.extend("{" + c + "}" for c in turn.comments)
+        entry.extend(_comment(c) for c in turn.comments)
     if entry:
         lines.append(" ".join(entry))
     lines.append(game.result)

@@ -89,3 +89,19 @@ def test_export_restore_export_is_byte_identical(tmp_path: Path) -> None:
     bad.write_text("{}")
     with pytest.raises(CommandError, match="not a tournament backup"):
         call_command("restore_tournament", str(bad))
+
+
+@pytest.mark.parametrize("slug", ["bad slug", "<b>", ""])
+def test_a_backup_with_a_bad_slug_is_refused(tmp_path: Path, slug: str) -> None:
+    import json
+
+    create_running_swiss(slug="bk", players=4, rounds=1)
+    path = tmp_path / "bk.json"
+    call_command("export_tournament", "bk", str(path))
+    wipe()
+    data = json.loads(path.read_text())
+    data["tournament"]["slug"] = slug
+    path.write_text(json.dumps(data))
+    with pytest.raises(CommandError, match="is not a slug"):
+        call_command("restore_tournament", str(path))
+    assert not Tournament.objects.exists()

@@ -41,7 +41,8 @@ def _worker_drained(request):  # type: ignore[no-untyped-def]
     from registrations.models import OutboundEmail
 
     deadline = time.monotonic() + 60
-    while OutboundEmail.objects.filter(status=OutboundEmail.Status.PENDING).exists():
+    unsent = [OutboundEmail.Status.PENDING, OutboundEmail.Status.SENDING]
+    while OutboundEmail.objects.filter(status__in=unsent).exists():
         if time.monotonic() > deadline:
             pytest.fail("the Celery worker left e-mails pending for 60 s")
         time.sleep(0.1)

@@ -1,5 +1,7 @@
-"""A Celery worker killed in the middle of sending an e-mail: the task is delivered again to
-another worker and the e-mail goes out exactly once."""
+"""A Celery worker killed in the middle of sending an e-mail (inside the SMTP exchange, before
+the server's final reply): the task is delivered again to another worker, which finds the
+outbox row left "sending" past OUTBOX_SENDING_TIMEOUT and sends it with the same Message-ID;
+the mail server accepts it once."""
 
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ class SlowSMTP:
         self.sock.listen(5)
         self.port = self.sock.getsockname()[1]
         self.delivered: list[str] = []
+        self.held: list[str] = []
         self.first_data = threading.Event()
         self.connections = 0
         threading.Thread(target=self.serve, daemon=True).start()
@@ -62,6 +65,7 @@ class SlowSMTP:
                     while (chunk := f.readline()) not in (b".\r\n", b""):
                         body.append(chunk.decode(errors="replace"))
                     if hold:
+                        self.held.append("".join(body))
                         self.first_data.set()
                         time.sleep(120)  # the worker is killed meanwhile
                         return
@@ -110,6 +114,7 @@ def test_killed_worker_task_is_redelivered_and_sent_once() -> None:
         "REDIS_URL": "redis://127.0.0.1:6379/13",
         "EMAIL_URL": f"smtp://127.0.0.1:{smtp.port}/?tls=0",
         "CELERY_VISIBILITY_TIMEOUT": "4",
+        "OUTBOX_SENDING_TIMEOUT": "3",
     }
     subprocess.run(["redis-cli", "-n", "13", "flushdb"], check=True, capture_output=True)
     first = start_worker(env)
@@ -131,8 +136,9 @@ def test_killed_worker_task_is_redelivered_and_sent_once() -> None:
         first.wait(30)
         reg = Registration.objects.get(email="kill@example.org")
         row = OutboundEmail.objects.get(object_id=reg.pk, kind="registration_confirm")
-        assert row.status == "pending" and not smtp.delivered
-        time.sleep(5)  # past the visibility timeout: the message is due again
+        # Claimed (committed) before the mail server was contacted, with its Message-ID.
+        assert row.status == "sending" and row.message_id and not smtp.delivered
+        time.sleep(5)  # past the visibility and sending timeouts: the e-mail is due again
         second = start_worker(env)
         try:
             deadline = time.monotonic() + 90
@@ -148,6 +154,9 @@ def test_killed_worker_task_is_redelivered_and_sent_once() -> None:
             "kill@example.org" in smtp.delivered[0] or "/registration/confirm/" in smtp.delivered[0]
         )
         assert row.status == "sent"
+        # The copy the first worker was sending carried the same Message-ID.
+        assert f"Message-ID: {row.message_id}" in smtp.held[0]
+        assert f"Message-ID: {row.message_id}" in smtp.delivered[0]
     finally:
         if first.poll() is None:
             first.kill()

@@ -89,7 +89,7 @@ def test_mail_server_error_keeps_it_pending_with_the_error(tournament, mailoutbo
     )
     OutboundEmail.objects.update(created_at=timezone.now() - timedelta(minutes=5))
 
-    def boom(kind: str, object_id: int) -> bool:
+    def boom(kind: str, object_id: int, message_id: str | None = None) -> bool:
         raise SMTPServerDisconnected("mail server went away")
 
     monkeypatch.setattr(emails, "send", boom)

@@ -80,7 +80,8 @@ def test_security_headers(client):
     assert response["X-Content-Type-Options"] == "nosniff"
 
 
-def test_seed_demo_is_idempotent_and_has_a_full_session():
+def test_seed_demo_is_idempotent_and_has_a_full_session(settings):
+    settings.DEBUG = True  # development (pytest-django runs with DEBUG off, as in production)
     call_command("seed_demo")
     call_command("seed_demo")
     sessions = list(MasterClassSession.objects.with_counts())

@@ -2,15 +2,23 @@
 
 A tournament open for registration, two master-class sessions (one of them full), a few
 registrations, and an organiser account (see README.md for its credentials).
+
+In production (``DJANGO_DEBUG=0``) it refuses: the README publishes that password, and
+``--players`` replaces a tournament. ``--allow-production`` runs it anyway, for a staging site;
+the organiser account then gets a random password, printed once.
 """
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime, time, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import Group, User
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.validators import validate_slug
 from django.db import transaction
 from django.utils import timezone
 
@@ -82,8 +90,28 @@ class Command(BaseCommand):
         parser.add_argument("--rounds", type=int, default=5, help="rounds paired in it (default 5)")
         parser.add_argument("--slug", default="demo-swiss", help="its slug (default demo-swiss)")
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument(
+            "--allow-production",
+            action="store_true",
+            help="run although DJANGO_DEBUG=0 (a staging site): the organiser account then "
+            "gets a random password, printed once",
+        )
 
     def handle(self, *args: object, **options: Any) -> None:
+        production = not settings.DEBUG
+        if production and not options["allow_production"]:
+            raise CommandError(
+                "seed_demo refuses to run with DJANGO_DEBUG=0: it creates an organiser account "
+                "whose password README.md publishes and replaces demo tournaments. For a "
+                "staging site run it with --allow-production (the account then gets a random "
+                "password, printed once)."
+            )
+        try:
+            validate_slug(options["slug"])
+        except ValidationError:
+            raise CommandError(
+                f"--slug {options['slug']!r}: use only letters a-z, digits, hyphens and underscores"
+            ) from None
         if options.get("players"):
             t = create_running_swiss(
                 slug=options["slug"],
@@ -93,7 +121,7 @@ class Command(BaseCommand):
             )
             self.stdout.write(self.style.SUCCESS(f"Running Swiss ready at /t/{t.slug}/"))
             return
-        self.seed_base()
+        self.seed_base(random_password=production)
         if not Tournament.objects.filter(slug="demo-swiss").exists():
             t = create_running_swiss(
                 slug="demo-swiss", players=24, rounds=5, name="Toronto Autumn Open (demo)"
@@ -101,7 +129,7 @@ class Command(BaseCommand):
             self.stdout.write(self.style.SUCCESS(f"Running Swiss ready at /t/{t.slug}/"))
 
     @transaction.atomic
-    def seed_base(self) -> None:
+    def seed_base(self, *, random_password: bool = False) -> None:
         today = timezone.localdate()
         start = today + timedelta(days=30)
         tournament, _ = Tournament.objects.update_or_create(
@@ -168,13 +196,26 @@ class Command(BaseCommand):
             username=ORGANISER_USERNAME,
             defaults={"is_staff": True, "email": "organiser@example.org"},
         )
-        if created:
-            user.set_password(ORGANISER_PASSWORD)
+        password: str | None = ORGANISER_PASSWORD
+        if not random_password:
+            if created:
+                user.set_password(ORGANISER_PASSWORD)
+                user.save()
+        elif created or user.check_password(ORGANISER_PASSWORD):
+            # Never the published password on a reachable site; a password of its own stays.
+            password = secrets.token_urlsafe(18)
+            user.set_password(password)
             user.save()
+        else:
+            password = None
         user.groups.add(organisers_group())
+        login = (
+            f"organiser login {ORGANISER_USERNAME} / {password}"
+            if password is not None
+            else f"the account {ORGANISER_USERNAME} kept its own password"
+        )
         self.stdout.write(
             self.style.SUCCESS(
-                f"Demo data ready: {tournament.name} at /tournaments/{tournament.slug}/, "
-                f"organiser login {ORGANISER_USERNAME} / {ORGANISER_PASSWORD}"
+                f"Demo data ready: {tournament.name} at /tournaments/{tournament.slug}/, {login}"
             )
         )

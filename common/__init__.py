@@ -1,0 +1,1 @@
+"""Small helpers shared by the apps (text, client address, login throttling); imports no app."""
