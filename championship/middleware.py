@@ -34,6 +34,40 @@ class ContentSecurityPolicyMiddleware:
         return response
 
 
+class RejectNulBytesMiddleware:
+    """A NUL byte in the path, a query parameter or a form field is refused with 400 before any
+    view sees it: no person types one, PostgreSQL cannot store or compare it (a search or an
+    admin filter with ``%00`` would fail with a server error), and text with one is never
+    something to keep. Form fields refuse it too (Django's ProhibitNullCharactersValidator);
+    this covers the parameters read without a form."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if self._has_nul(request):
+            from django.shortcuts import render
+
+            return render(request, "400.html", status=400)
+        return self.get_response(request)
+
+    @staticmethod
+    def _has_nul(request: HttpRequest) -> bool:
+        if "\x00" in request.path_info:
+            return True
+        sources = [request.GET]
+        if request.method == "POST" and request.content_type in (
+            "application/x-www-form-urlencoded",
+            "multipart/form-data",
+        ):
+            sources.append(request.POST)
+        return any(
+            "\x00" in key or any("\x00" in value for value in values)
+            for source in sources
+            for key, values in source.lists()
+        )
+
+
 class DatabaseUnavailableMiddleware:
     """If the database goes away in the middle of a request (a restart, a failover), answer
     503 with a page that needs no database, saying that nothing was saved. Every write is one

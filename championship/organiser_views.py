@@ -3,23 +3,24 @@ edits and publishing, fast result entry with conflict detection, result history.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.contrib import messages
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.html import format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from registrations.organiser_views import organiser_required
 
-from . import services
-from .models import TERMINATIONS, Board, Entrant, RequestedBye, ResultChange, Round, Tournament
-from .tasks import pair_round_task, set_status, status_key
+from . import forms, jobs, services
+from .models import TERMINATIONS, Board, RequestedBye, ResultChange, Round, Tournament
+from .tasks import pair_round_task
 
 PERM = "championship.change_tournament"
 
@@ -50,9 +51,15 @@ def _option_sets(choices: Any) -> dict[str, SafeString]:
     }
 
 
+def _form_errors(form: Any) -> str:
+    """A form's errors as one line for a message (hidden fields have no place to show them)."""
+    return " ".join(str(e) for errors in form.errors.values() for e in errors)
+
+
 @organiser
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     t = _t(slug)
+    add_form = forms.EntrantAddForm()
     if request.method == "POST":
         action = request.POST.get("action")
         if action == "import":
@@ -61,63 +68,140 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
                 request, _("%(n)d confirmed registration(s) added as entrants.") % {"n": n}
             )
         elif action == "add":
-            name = request.POST.get("name", "").strip()
-            if not name:
-                messages.error(request, _("Enter the entrant's name."))
-            else:
-                rating = request.POST.get("rating", "").strip()
+            add_form = forms.EntrantAddForm(request.POST)
+            if add_form.is_valid():
+                data = add_form.cleaned_data
                 services.entrant_add(
                     tournament=t,
-                    name=name,
-                    club=request.POST.get("club", "").strip(),
-                    rating=int(rating) if rating.isdigit() else None,
+                    name=data["name"],
+                    club=data["club"],
+                    rating=data["rating"],
                     checked_in=True,
-                    joined_round=int(request.POST.get("joined_round") or 1),
-                    missed_rounds="H" if request.POST.get("missed_rounds") == "H" else "Z",
+                    joined_round=data["joined_round"] or 1,
+                    missed_rounds=data["missed_rounds"] or "Z",
                 )
-                messages.success(request, _("%(name)s added.") % {"name": name})
+                messages.success(request, _("%(name)s added.") % {"name": data["name"]})
+            else:
+                messages.error(
+                    request,
+                    _("The entrant was not added: %(errors)s") % {"errors": _form_errors(add_form)},
+                )
+                return _dashboard_page(request, t, add_form, status=400)
         elif action in ("check_in", "check_out", "withdraw"):
-            entrant = get_object_or_404(Entrant, tournament=t, pk=request.POST.get("entrant"))
+            form = forms.EntrantForm(request.POST, tournament=t)
+            if not form.is_valid():
+                messages.error(request, _("Choose an entrant of this tournament."))
+                return redirect("championship:dashboard", slug=slug)
+            entrant = form.cleaned_data["entrant"]
             if action == "withdraw":
                 services.entrant_withdraw(entrant=entrant)
             else:
                 entrant.checked_in = action == "check_in"
                 entrant.save(update_fields=["checked_in"])
         elif action == "bye":
-            entrant = get_object_or_404(Entrant, tournament=t, pk=request.POST.get("entrant"))
-            number = int(request.POST.get("round") or 0)
-            if number > 0:
-                RequestedBye.objects.update_or_create(
-                    entrant=entrant,
-                    round_number=number,
-                    defaults={"kind": request.POST.get("kind", "H")},
+            form = forms.ByeRequestForm(request.POST, tournament=t)
+            if not form.is_valid():
+                messages.error(
+                    request,
+                    _("The bye was not requested: %(errors)s") % {"errors": _form_errors(form)},
                 )
-                messages.success(request, _("Bye requested for round %(n)d.") % {"n": number})
+                return redirect("championship:dashboard", slug=slug)
+            number = form.cleaned_data["round"]
+            RequestedBye.objects.update_or_create(
+                entrant=form.cleaned_data["entrant"],
+                round_number=number,
+                defaults={"kind": form.cleaned_data["kind"]},
+            )
+            messages.success(request, _("Bye requested for round %(n)d.") % {"n": number})
+        else:
+            messages.error(request, _("Unknown action."))
         return redirect("championship:dashboard", slug=slug)
+    return _dashboard_page(request, t, add_form)
+
+
+def _dashboard_page(
+    request: HttpRequest, t: Tournament, add_form: Any, status: int = 200
+) -> HttpResponse:
     entrants = list(t.entrants.order_by("starting_number", "name"))
     rounds = list(t.round_set.order_by("number"))
-    status = cache.get(status_key(t.pk))
+    status_now = _job_status(t)
     return render(
         request,
         "championship/manage_dashboard.html",
-        {"tournament": t, "entrants": entrants, "rounds_list": rounds, "status": status},
+        {
+            "tournament": t,
+            "entrants": entrants,
+            "rounds_list": rounds,
+            "status": status_now,
+            "add_form": add_form,
+        },
+        status=status,
     )
+
+
+#: What the organiser's page says of each step of a pairing job and of each way it can fail.
+JOB_STEPS = {
+    "queued": gettext_lazy("Waiting for a worker"),
+    "loading": gettext_lazy("Loading the tournament"),
+    "pairing": gettext_lazy("Pairing"),
+    "saving": gettext_lazy("Saving"),
+    "done": gettext_lazy("Done"),
+}
+JOB_FAILURES = {
+    "worker_lost": gettext_lazy(
+        "The pairing stopped: the worker doing it was interrupted. Nothing was saved; "
+        "start it again."
+    ),
+    "not_started": gettext_lazy(
+        "No worker started the pairing in time. Nothing was saved; start it again."
+    ),
+    "crashed": gettext_lazy("The pairing failed with an internal error. Nothing was saved."),
+}
+
+
+def _job_status(t: Tournament) -> dict[str, Any]:
+    job = jobs.status(t.pk)
+    if job["state"] == "failed":
+        text = JOB_FAILURES.get(job.get("reason", ""), JOB_FAILURES["crashed"])
+    elif job["state"] == "error":
+        text = job.get("text", "")
+    else:
+        text = JOB_STEPS.get(job.get("step", ""), "")
+    return {
+        "state": job["state"],
+        "percent": job.get("percent", 0),
+        "text": str(text),
+        "round": job.get("round"),
+    }
 
 
 @require_POST
 @organiser
 def pair_next(request: HttpRequest, slug: str) -> HttpResponse:
     t = _t(slug)
-    set_status(t.pk, state="queued", text=_("Waiting for a worker"), percent=0)
-    pair_round_task.delay(t.pk)
+    if jobs.busy(t.pk):
+        messages.info(request, _("The next round is being paired already."))
+        return redirect("championship:dashboard", slug=slug)
+    job_id = jobs.request(t.pk)
+    try:
+        pair_round_task.delay(t.pk, job_id)
+    except Exception:  # the broker is unreachable: nothing was queued
+        logging.getLogger(__name__).warning("could not queue the pairing", exc_info=True)
+        jobs.forget(t.pk, job_id)
+        messages.error(
+            request,
+            _(
+                "The pairing cannot start now: the task queue does not answer. Nothing was "
+                "changed; try again in a minute."
+            ),
+        )
     return redirect("championship:dashboard", slug=slug)
 
 
 @never_cache
 @organiser
 def pair_status(request: HttpRequest, slug: str) -> JsonResponse:
-    t = _t(slug)
-    return JsonResponse(cache.get(status_key(t.pk)) or {"state": "idle"})
+    return JsonResponse(_job_status(_t(slug)))
 
 
 @organiser
@@ -136,29 +220,46 @@ def round_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 messages.success(request, _("The draft of round %(n)d is deleted.") % {"n": number})
                 return redirect("championship:dashboard", slug=slug)
             elif action == "swap_colours":
-                services.board_swap_colours(
-                    board=get_object_or_404(Board, round=rnd, pk=request.POST.get("board"))
-                )
+                form = forms.BoardForm(request.POST, round=rnd)
+                if not form.is_valid():
+                    raise services.ChampionshipError(_("Choose a board of this round."))
+                services.board_swap_colours(board=form.cleaned_data["board"])
             elif action == "swap_players":
-                a_board, a_side = request.POST.get("a", ":").split(":")
-                b_board, b_side = request.POST.get("b", ":").split(":")
-                if a_side not in ("white", "black") or b_side not in ("white", "black"):
+                swap = forms.SwapPlayersForm(request.POST, round=rnd)
+                if not swap.is_valid():
                     raise services.ChampionshipError(_("Choose two players."))
+                first, first_side = swap.seat("a")
+                second, second_side = swap.seat("b")
                 services.boards_swap_players(
-                    first=get_object_or_404(Board, round=rnd, pk=a_board),
-                    first_side=a_side,
-                    second=get_object_or_404(Board, round=rnd, pk=b_board),
-                    second_side=b_side,
+                    first=first, first_side=first_side, second=second, second_side=second_side
                 )
             elif action == "results":
                 saved = 0
+                post = request.POST
                 for board in rnd.boards.select_related("round__tournament").exclude(black=None):
-                    post = request.POST
-                    result = post.get(f"result-{board.pk}", board.result)
-                    termination = post.get(f"termination-{board.pk}", board.termination)
-                    result2 = post.get(f"result2-{board.pk}", board.result2)
-                    termination2 = post.get(f"termination2-{board.pk}", board.termination2)
-                    version = int(post.get(f"version-{board.pk}", board.version))
+                    result = forms.posted_result(
+                        post, f"result-{board.pk}", board.result, forms.RESULT_CODES
+                    )
+                    termination = forms.posted_result(
+                        post, f"termination-{board.pk}", board.termination, forms.TERMINATION_CODES
+                    )
+                    result2 = forms.posted_result(
+                        post, f"result2-{board.pk}", board.result2, forms.RESULT_CODES
+                    )
+                    termination2 = forms.posted_result(
+                        post,
+                        f"termination2-{board.pk}",
+                        board.termination2,
+                        forms.TERMINATION_CODES,
+                    )
+                    version = forms.posted_version(post, f"version-{board.pk}", board.version)
+                    if None in (result, termination, result2, termination2, version):
+                        messages.error(
+                            request,
+                            _("Board %(n)d: choose the result and the termination from the lists.")
+                            % {"n": board.number},
+                        )
+                        continue
                     wanted = (
                         result,
                         termination if result else "",
@@ -176,9 +277,9 @@ def round_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                         services.result_enter(
                             board=board,
                             result=result,
-                            termination=termination,
+                            termination=termination or "",
                             result2=result2,
-                            termination2=termination2,
+                            termination2=termination2 or "",
                             user=request.user,
                             expected_version=version,
                         )
@@ -195,10 +296,12 @@ def round_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 if saved:
                     messages.success(request, _("%(n)d result(s) saved.") % {"n": saved})
             elif action == "confirm":
-                services.result_confirm(
-                    board=get_object_or_404(Board, round=rnd, pk=request.POST.get("board")),
-                    user=request.user,
-                )
+                form = forms.BoardForm(request.POST, round=rnd)
+                if not form.is_valid():
+                    raise services.ChampionshipError(_("Choose a board of this round."))
+                services.result_confirm(board=form.cleaned_data["board"], user=request.user)
+            else:
+                raise services.ChampionshipError(_("Unknown action."))
         except services.ChampionshipError as exc:
             messages.error(request, str(exc))
         if not conflicts:

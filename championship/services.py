@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from registrations.models import Registration
 
 from . import manager
-from .models import Board, Entrant, ResultChange, Round, Tournament
+from .models import TERMINATIONS, Board, Entrant, ResultChange, Round, Tournament
 from .pairing import Pair, PairingError, RoundEntry, explain, pair_swiss, round_robin_round
 
 
@@ -142,11 +142,12 @@ def _assign_starting_numbers(t: Tournament) -> list[Entrant]:
 
 
 def round_pair_next(*, tournament: Tournament, progress: Any = None) -> Round:
-    """Pair the next round as a draft (the organiser reviews, edits and publishes it)."""
+    """Pair the next round as a draft (the organiser reviews, edits and publishes it).
+    ``progress(step, percent)`` is told each step reached: loading, pairing, saving, done."""
 
-    def step(text: str, percent: int) -> None:
+    def step(name: str, percent: int) -> None:
         if progress:
-            progress(text, percent)
+            progress(name, percent)
 
     with transaction.atomic():
         t = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -161,7 +162,7 @@ def round_pair_next(*, tournament: Tournament, progress: Any = None) -> Round:
                 _("Round %(n)d still has games without a result.") % {"n": last.number}
             )
         number = (last.number if last else 0) + 1
-        step(_("Loading the tournament"), 10)
+        step("loading", 10)
         if number == 1:
             entrants = _assign_starting_numbers(t)
         else:
@@ -178,7 +179,7 @@ def round_pair_next(*, tournament: Tournament, progress: Any = None) -> Round:
         for e in entrants:
             if e.pk in absent:
                 data.player(e.starting_number).rounds.append(RoundEntry(None, None, absent[e.pk]))
-        step(_("Pairing"), 30)
+        step("pairing", 30)
         try:
             if t.system == Tournament.System.SWISS:
                 pairs = pair_swiss(data)
@@ -193,7 +194,7 @@ def round_pair_next(*, tournament: Tournament, progress: Any = None) -> Round:
                 ]
         except PairingError as exc:
             raise ChampionshipError(str(exc)) from None
-        step(_("Saving"), 80)
+        step("saving", 80)
         # Requested byes are shown on the pairings too (withdrawn players are not).
         for pk, code in absent.items():
             e = by_pk[pk]
@@ -227,7 +228,7 @@ def round_pair_next(*, tournament: Tournament, progress: Any = None) -> Round:
             t.status = Tournament.Status.RUNNING
             t.save(update_fields=["status"])
         bump_versions(t)
-        step(_("Done"), 100)
+        step("done", 100)
         return rnd
 
 
@@ -326,6 +327,8 @@ def _check_result(result: str, termination: str) -> None:
     valid = {r for r, _label in Board._meta.get_field("result").choices or []} | {""}
     if result not in valid:
         raise ChampionshipError(_("Unknown result %(r)s.") % {"r": result})
+    if termination and termination not in {code for code, _label in TERMINATIONS}:
+        raise ChampionshipError(_("Unknown termination %(t)s.") % {"t": termination})
     if result and not termination:
         raise ChampionshipError(_("Choose how the game ended."))
     if result == "1/2-1/2" and termination in ("home", "blocked", "resign", "forfeit"):

@@ -87,6 +87,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "championship.middleware.RejectNulBytesMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_ratelimit.middleware.RatelimitMiddleware",
     "championship.middleware.DatabaseUnavailableMiddleware",
@@ -190,6 +191,10 @@ DEFAULT_FROM_EMAIL = os.environ.get(
 # sent again, with the same Message-ID (registrations.services.outbox_send). Far above the
 # time of one SMTP exchange (EMAIL_TIMEOUT is per socket operation).
 OUTBOX_SENDING_TIMEOUT = int(os.environ.get("OUTBOX_SENDING_TIMEOUT", "300"))
+# Pairing jobs (championship/jobs.py): a running job whose heartbeat is older than this has lost
+# its worker (shown as failed); a request no worker started within the second is given up.
+PAIRING_HEARTBEAT_STALE = int(os.environ.get("PAIRING_HEARTBEAT_STALE", "60"))
+PAIRING_QUEUE_TIMEOUT = int(os.environ.get("PAIRING_QUEUE_TIMEOUT", "300"))
 EMAIL_URL = os.environ.get("EMAIL_URL", "")
 if EMAIL_URL:
     _email = urlsplit(EMAIL_URL)

@@ -2,42 +2,38 @@
 
 from __future__ import annotations
 
-import contextlib
+import logging
 from typing import Any
 
 from celery import shared_task
-from django.core.cache import cache
 
-from . import selectors, services
+from . import jobs, selectors, services
 from .models import Tournament
 
-STATUS_SECONDS = 900
+log = logging.getLogger(__name__)
 
 
-def status_key(tournament_id: int) -> str:
-    return f"pairing-status:{tournament_id}"
-
-
-def set_status(tournament_id: int, **status: Any) -> None:
-    # Progress is a nicety: pairing goes on without the cache.
-    with contextlib.suppress(Exception):
-        cache.set(status_key(tournament_id), status, STATUS_SECONDS)
-
-
-@shared_task
-def pair_round_task(tournament_id: int) -> dict[str, Any]:
-    """Pair the next round, reporting progress in the cache for the organiser's page."""
+@shared_task(acks_late=False)
+def pair_round_task(tournament_id: int, job_id: str) -> dict[str, Any]:
+    """Pair the next round for the organiser's request ``job_id`` (see ``jobs``), reporting
+    progress for the organiser's page. Acknowledged when taken: if the worker dies, the task is
+    not delivered again (the page shows the job failed and the organiser starts it again)."""
+    if not jobs.claim(tournament_id, job_id):
+        log.warning("pairing request %s of tournament %s is stale: ignored", job_id, tournament_id)
+        return {"ok": False, "stale": True}
     t = Tournament.objects.get(pk=tournament_id)
-
-    def progress(text: str, percent: int) -> None:
-        set_status(tournament_id, state="running", text=str(text), percent=percent)
-
     try:
-        rnd = services.round_pair_next(tournament=t, progress=progress)
+        with jobs.heartbeat(tournament_id, job_id):
+            rnd = services.round_pair_next(
+                tournament=t, progress=jobs.progress(tournament_id, job_id)
+            )
     except services.ChampionshipError as exc:
-        set_status(tournament_id, state="error", text=str(exc), percent=100)
+        jobs.finish(tournament_id, job_id, state="error", text=str(exc))
         return {"ok": False, "error": str(exc)}
-    set_status(tournament_id, state="done", text="", percent=100, round=rnd.number)
+    except Exception:
+        jobs.finish(tournament_id, job_id, state="failed", reason="crashed")
+        raise
+    jobs.finish(tournament_id, job_id, state="done", step="done", round=rnd.number)
     return {"ok": True, "round": rnd.number}
 
 

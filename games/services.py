@@ -293,6 +293,8 @@ def turn_add(
 ) -> Turn:
     """Validate and record the next turn. With the application as the clock the mover's time
     is taken from the server (not from the browser) and the other side's clock starts."""
+    if len(text) > MAX_TURN_CHARS:
+        raise GameError(_("A turn is a card and two steps, for example 4:5 24/20 13/8."))
     now = timezone.now()
     with transaction.atomic():
         game = _lock(game)
@@ -401,8 +403,25 @@ def turn_undo(*, game: Game, user: Any, expected_ply: int | None = None) -> Turn
 
 
 # --- Whole sheets -------------------------------------------------------------------------
+#: A whole game's record is a few kilobytes (72 turns, tags, clocks and comments): a pasted
+#: text beyond this is not a record, and is refused before it is read.
+MAX_RECORD_BYTES = 64 * 1024
+#: The longest turn anyone writes is ``3:6 bar/22* 22/16*`` and a comment; beyond this it is
+#: not a turn.
+MAX_TURN_CHARS = 200
+
+
+def _check_record_size(text: str) -> None:
+    if len(text) > MAX_RECORD_BYTES or len(text.encode()) > MAX_RECORD_BYTES:
+        raise GameError(
+            _("This is longer than any game's record (at most %(kb)d KB). Nothing was saved.")
+            % {"kb": MAX_RECORD_BYTES // 1024}
+        )
+
+
 def sheet_replace(*, game: Game, text: str, user: Any, overrule: bool = False) -> EngineGame:
     """Replace the sheet by a record (RULES.md §8.3), validated as a whole."""
+    _check_record_size(text)
     try:
         record = parse_record(text)
     except EngineError as exc:

@@ -370,7 +370,7 @@ def _sheet_action(
         text = typed["record"]
         upload = request.FILES.get("file")
         if upload is not None:
-            if upload.size and upload.size > 200_000:
+            if upload.size and upload.size > services.MAX_RECORD_BYTES:
                 raise services.GameError(_("The file is too large for a game record."))
             try:
                 text = upload.read().decode("utf-8-sig")

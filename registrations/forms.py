@@ -47,6 +47,7 @@ class RegistrationForm(HoneypotMixin, forms.Form):
         widget=forms.TextInput(attrs={"autocomplete": "name", "autofocus": True}),
     )
     email = forms.EmailField(
+        max_length=254,  # the model's column (RFC 5321 path limit)
         label=_("E-mail"),
         widget=forms.EmailInput(attrs={"autocomplete": "email", "inputmode": "email"}),
         help_text=_("We send a link to confirm your address and to change your registration."),
@@ -122,7 +123,9 @@ class SignupForm(HoneypotMixin, forms.Form):
         label=_("Full name"), max_length=150, widget=forms.TextInput(attrs={"autocomplete": "name"})
     )
     email = forms.EmailField(
-        label=_("E-mail"), widget=forms.EmailInput(attrs={"autocomplete": "email"})
+        max_length=254,  # the model's column (RFC 5321 path limit)
+        label=_("E-mail"),
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
     phone = PhoneNumberField(
         label=_("Phone (optional)"),

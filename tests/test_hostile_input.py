@@ -150,3 +150,52 @@ def test_every_post_form_in_the_templates_has_a_csrf_token() -> None:
             if 'method="post"' in opening and "{% csrf_token %}" not in form:
                 offenders.append(str(path.relative_to(ROOT)))
     assert not offenders, offenders
+
+
+def test_every_form_field_fits_its_model_column() -> None:
+    """A value a form accepts is never too long for the column it is stored in (PostgreSQL
+    refuses it with a server error; SQLite would store it)."""
+    from django import forms as django_forms
+
+    from championship import forms as championship_forms
+    from championship.models import Entrant
+    from registrations import forms as registration_forms
+    from registrations.models import MasterClassSignup, Registration
+
+    cases = [
+        (registration_forms.RegistrationForm, Registration),
+        (registration_forms.RegistrationEditForm, Registration),
+        (registration_forms.SignupForm, MasterClassSignup),
+        (championship_forms.EntrantAddForm, Entrant),
+    ]
+    checked = 0
+    for form_class, model in cases:
+        columns = {f.name: f for f in model._meta.get_fields() if hasattr(f, "max_length")}
+        for name, field in form_class.base_fields.items():
+            column = columns.get(name)
+            if column is None or not column.max_length:
+                continue
+            # A phone is stored normalised (E.164, at most 16 characters) whatever was typed.
+            if isinstance(field, django_forms.CharField) and name != "phone":
+                assert field.max_length is not None, (form_class.__name__, name)
+                assert field.max_length <= column.max_length, (form_class.__name__, name)
+                checked += 1
+    assert checked >= 8
+
+
+@pytest.mark.django_db
+def test_an_overlong_email_is_a_form_error_not_a_server_error(tournament) -> None:  # type: ignore[no-untyped-def]
+    from tests.conftest import make_session, registration_form
+
+    email = "a" * 64 + "@" + ".".join(["b" * 60] * 4) + ".org"  # valid, 312 characters
+    client = Client(raise_request_exception=False)
+    response = client.post(
+        f"/tournaments/{tournament.slug}/register/", registration_form(email=email)
+    )
+    assert response.status_code in (200, 400) and b"254" in response.content
+    session = make_session()
+    response = client.post(
+        f"/master-class/{session.pk}/signup/",
+        {"name": "Анна", "email": email, "language": "ru", "consent": "on"},
+    )
+    assert response.status_code in (200, 400) and b"254" in response.content

@@ -156,7 +156,10 @@ def resolve_turn(state: State, written: WrittenTurn) -> Play:
     """The play a written turn means in ``state``, or an EngineError saying which step is
     wrong and why. Does not check that the card is in hand."""
     options: list[list[WrittenStep]] = [[]]
-    for group in written.groups:
+    # A card has two numbers: a third step is already wrong (``_simulate`` says so at the
+    # latest there), so the steps after it are never read. Without this cut a long garbage
+    # turn would cost quadratic time, and shorthand steps of two routes each exponential.
+    for group in written.groups[:3]:
         options = [o + r for o in options for r in _routes(written.card, group)]
     results: list[list[Step]] = []
     errors: list[tuple[list[WrittenStep], EngineError]] = []

@@ -10,7 +10,9 @@ from .errors import EngineError
 from .game import ENGINE_TERMINATIONS, RESULTS, TERMINATIONS, Game, Outcome
 
 _TAG_RE = re.compile(r'^\[([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\]$')
-_TOKEN_RE = re.compile(r"\{[^}]*\}|[^\s{}]+|[{}]")
+#: A comment runs to its ``}`` or, unclosed, to the end of the text (one pass, no
+#: backtracking: many ``{`` without a ``}`` cost no more than one).
+_TOKEN_RE = re.compile(r"\{[^}]*\}?|[^\s{}]+|\}")
 _MOVE_NO_RE = re.compile(r"^(\d+)(\.|\.\.\.)$")
 _CARD_RE = re.compile(r"^\d:\d$")
 _CLOCK_RE = re.compile(r"^clk\s+(\d+:\d{2}:\d{2})$")
@@ -67,6 +69,7 @@ def _comment(text: str) -> str:
 
 def _parse_tags(lines: list[str]) -> tuple[list[tuple[str, str]], int]:
     tags: list[tuple[str, str]] = []
+    names: set[str] = set()
     i = 0
     while i < len(lines):
         line = lines[i].strip()
@@ -85,7 +88,7 @@ def _parse_tags(lines: list[str]) -> tuple[list[tuple[str, str]], int]:
                 ply=0,
             )
         name = m.group(1)
-        if any(name == k for k, _ in tags):
+        if name in names:
             raise EngineError(
                 "record_tags",
                 detail=f"tag {name} is given twice",
@@ -94,6 +97,7 @@ def _parse_tags(lines: list[str]) -> tuple[list[tuple[str, str]], int]:
                 ply=0,
             )
         tags.append((name, _unescape(m.group(2))))
+        names.add(name)
         i += 1
     return tags, i
 

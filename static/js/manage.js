@@ -10,7 +10,7 @@
         .then(function (s) {
           if (bar && s.percent !== undefined) { bar.style.width = s.percent + "%"; bar.setAttribute("aria-valuenow", s.percent); bar.textContent = s.percent + "%"; }
           if (text && s.text !== undefined) text.textContent = s.text;
-          if (s.state === "done" || s.state === "error" || s.state === "idle") { clearInterval(timer); window.location.reload(); }
+          if (s.state === "done" || s.state === "error" || s.state === "failed" || s.state === "idle") { clearInterval(timer); window.location.reload(); }
         })
         .catch(function () {});
     }, 1000);

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -109,6 +110,21 @@ def phone_page(browser: Any) -> Iterator[Any]:
     )
     yield page
     close(context)
+
+
+def settled(read: Any, attempts: int = 50) -> Any:
+    """``read()`` on a page that may reload itself meanwhile (the live pages do when a result
+    comes in): a read cut by the navigation is tried again once the new page is there."""
+    from playwright.sync_api import Error
+
+    for attempt in range(attempts):
+        try:
+            return read()
+        except Error as exc:
+            if attempt == attempts - 1 or "context was destroyed" not in str(exc).lower():
+                raise
+            time.sleep(0.1)
+    return None
 
 
 def csp_violations(page: Any) -> list[str]:

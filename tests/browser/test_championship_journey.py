@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from championship.models import Board, Entrant, Round, Tournament
-from tests.browser.conftest import close, csp_violations, organiser_page, watched_page
+from tests.browser.conftest import close, csp_violations, organiser_page, settled, watched_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -64,20 +64,21 @@ def test_organiser_runs_rounds_and_spectator_sees_standings_change(
     # The spectator's page reloads by itself and shows the winners with a point.
     points = spectator.locator("tbody tr").first.locator("td").nth(2)
     for _ in range(150):  # the page polls every second (LIVE_POLL_SECONDS) and reloads
-        if points.inner_text().strip() == "1":
+        if settled(lambda: points.inner_text().strip()) == "1":
             break
         spectator.wait_for_timeout(100)
-    assert points.inner_text().strip() == "1"
-    after = spectator.inner_text("table")
+    assert settled(lambda: points.inner_text().strip()) == "1"
+    after = settled(lambda: spectator.inner_text("table"))
     assert after != before
     winners = [b.white.name for b in boards]
-    first_rows = spectator.locator("tbody tr").all_inner_texts()[:2]
+    first_rows = settled(lambda: spectator.locator("tbody tr").all_inner_texts())[:2]
     assert all(any(w in row for row in first_rows) for w in winners)
 
     org.goto(f"{live_server.url}/t/hall/manage/")
     org.click("text=Pair the next round")
     org.wait_for_load_state()
     org.click("a:has-text('Round 2')")
+    org.wait_for_url("**/manage/round/2/")
     org.click("text=Publish the round")
     org.wait_for_load_state()
     assert Round.objects.get(tournament=t, number=2).status == "published"

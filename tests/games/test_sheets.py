@@ -232,6 +232,20 @@ def test_whole_record_upload_download_and_errors_name_the_ply(org):
     assert r.status_code == 302 and game2.turns.count() == len(texts)
 
 
+def test_a_pasted_text_bigger_than_any_record_is_refused_at_once(org):
+    game = new_game(org)
+    texts = reach(lambda eg: eg.ply >= 4)
+    sheet = record(texts, "*", None)
+    org.post(f"/games/{game.pk}/sheet/", {"action": "upload", "record": sheet})
+    huge = sheet + "".join(f"{{comment {i}}} " for i in range(8_000))  # about 100 KB
+    r = org.post(f"/games/{game.pk}/sheet/", {"action": "upload", "record": huge})
+    assert r.status_code == 400 and "at most 64 KB" in r.content.decode()
+    assert game.turns.count() == len(texts)  # the sheet as it was
+    r = org.post(f"/games/{game.pk}/sheet/", {"action": "turn", "text": "4:5 " + "24/20 " * 500})
+    assert r.status_code == 400 and "a card and two steps" in r.content.decode()
+    assert game.turns.count() == len(texts)
+
+
 @pytest.fixture
 def swiss():  # type: ignore[no-untyped-def]
     return create_running_swiss(slug="g", players=6, rounds=1, unfinished_last=False)

@@ -1,0 +1,450 @@
+"""No input anywhere gets a server error, and a refused request changes nothing.
+
+The walk is generic, so a new page or form is covered without being listed: every URL pattern
+of the project (public, signed-link, organiser, admin) is reversed with the objects of a small
+running tournament, then requested by an anonymous visitor and an administrator with hostile
+query strings and path values; every POST form found on those pages (each submit button a
+variant) is sent back with each field in turn replaced by hostile values — NUL bytes, overlong
+text, text where a number belongs, numbers out of range, unknown choices, invalid UTF-8 — and
+with fields missing or forged. Any 5xx fails; a 4xx must leave every table as it was."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import re
+from html.parser import HTMLParser
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+import pytest
+from django.apps import apps
+from django.contrib import admin
+from django.contrib.auth.models import Group, User
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from championship.apps import ORGANISERS_GROUP
+from championship.demo import create_running_swiss
+from championship.models import Tournament
+from championship.services import round_pair_next
+from games.models import Game
+from registrations import tokens
+from registrations.models import MasterClassSignup, Registration
+from tests.conftest import make_session
+
+pytestmark = pytest.mark.django_db
+
+#: Values a field or parameter may receive from a hostile or careless client.
+HOSTILE = [
+    "a\x00b",
+    "x" * 5000,
+    "abc",
+    "-1",
+    "1.5",
+    "99999999999999999999",
+    "",
+    "<script>alert(1)</script>",
+    "white:black:x",
+    'Ωмега\u202e\n[Event "forged"]',
+]
+QUERIES = [
+    "q=%00",
+    "q=" + "x" * 3000,
+    "round=abc",
+    "round=-1",
+    "round=99999999999999999999",
+    "round=%00",
+    "format=xlsx&round=abc",
+    "format=%00",
+    "format=pdf",
+    "o=abc",
+    "o=-99",
+    "p=abc",
+    "p=99999999999",
+    "page=%00",
+    "status=%00",
+    "status__exact=%00",
+    "tournament__id__exact=abc",
+    "e=1",
+    "all=%00",
+    "sort=%00",
+    "next=http://evil.example.org/",
+    "ply=abc",
+    "%FF%FE=%FF",
+    "q=%FF%FE",
+]
+#: What a person would type into an empty input of each type.
+PLAUSIBLE = {
+    "number": "2",
+    "email": "walker@example.org",
+    "tel": "416 555 0199",
+    "date": "2027-03-14",
+    "datetime-local": "2027-03-14T10:00",
+    "time": "10:00",
+    "hidden": "",
+    "password": "",
+    "search": "",
+}
+#: Path values for each converter besides the valid ones.
+PATH_VALUES = {
+    "int": ["0", "99999999999999999999", "2147483648"],
+    "slug": ["x" * 300, "no-such-thing"],
+    "str": ["%00", "x" * 2000, "%FF%FE", "<b>", "a.b.c"],
+    "path": ["%00", "x/../y"],
+}
+
+
+def _patterns(patterns: Any, prefix: str = "") -> list[tuple[str, list[tuple[str, str]]]]:
+    """(route, [(parameter, converter)]) for every URL pattern, admin included."""
+    out: list[tuple[str, list[tuple[str, str]]]] = []
+    for p in patterns:
+        route = prefix + str(p.pattern)
+        if isinstance(p, URLResolver):
+            out += _patterns(p.url_patterns, route)
+        elif isinstance(p, URLPattern):
+            out.append((route, []))
+    result = []
+    for route, _ in out:
+        route = route.lstrip("^").rstrip("$").replace("\\Z", "").replace("\\/", "/")
+        params = re.findall(r"<(?:(\w+):)?(\w+)>", route)
+        result.append((route, [(name, conv or "str") for conv, name in params]))
+    return result
+
+
+def _fill(route: str, values: dict[str, str]) -> str:
+    return "/" + re.sub(r"<(?:\w+:)?(\w+)>", lambda m: values[m.group(1)], route)
+
+
+class _Forms(HTMLParser):
+    """The POST forms of a page: action, fields with a value, and submit buttons."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.forms: list[dict[str, Any]] = []
+        self._form: dict[str, Any] | None = None
+        self._select: str | None = None
+        self._textarea: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "form":
+            if a.get("method", "get").lower() == "post":
+                self._form = {"action": a.get("action", ""), "fields": {}, "buttons": []}
+                self.forms.append(self._form)
+            else:
+                self._form = None
+            return
+        form = self._form
+        if form is None or "name" not in a:
+            return
+        name = a["name"]
+        if tag == "input":
+            kind = a.get("type", "text").lower()
+            if kind in ("submit", "button", "image"):
+                form["buttons"].append((name, a.get("value", "")))
+            elif kind in ("checkbox", "radio"):
+                if "checked" in a or name not in form["fields"]:
+                    form["fields"][name] = a.get("value", "on")
+            elif kind != "file":
+                # An empty field gets a plausible value, so that a hostile value in another
+                # field is what the server has to deal with (not "the name is missing").
+                form["fields"][name] = a.get("value", "") or PLAUSIBLE.get(kind, "Walker")
+        elif tag == "button" and a.get("type", "submit") == "submit":
+            form["buttons"].append((name, a.get("value", "")))
+        elif tag == "select":
+            self._select = name
+            form["fields"].setdefault(name, "")
+        elif tag == "option" and self._select:
+            if "selected" in a or not form["fields"].get(self._select):
+                form["fields"][self._select] = a.get("value", "")
+        elif tag == "textarea":
+            self._textarea = name
+            form["fields"][name] = ""
+
+    def handle_data(self, data: str) -> None:
+        if self._form is not None and self._textarea:
+            self._form["fields"][self._textarea] += data
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "select":
+            self._select = None
+        elif tag == "textarea":
+            self._textarea = None
+        elif tag == "form":
+            self._form = None
+
+
+def post_forms(html: str, page_url: str) -> list[tuple[str, dict[str, str]]]:
+    """(url, data) for each submit variant of each POST form of a page."""
+    parser = _Forms()
+    parser.feed(html)
+    out = []
+    for form in parser.forms:
+        url = urljoin(page_url, form["action"] or page_url)
+        if urlsplit(url).netloc and urlsplit(url).netloc != "testserver":
+            continue
+        url = urlsplit(url).path + (f"?{urlsplit(url).query}" if urlsplit(url).query else "")
+        fields = {k: v for k, v in form["fields"].items() if k != "csrfmiddlewaretoken"}
+        buttons = [b for b in form["buttons"] if b[0]] or [None]
+        for button in buttons:
+            data = dict(fields)
+            if button:
+                data[button[0]] = button[1]
+            out.append((url, data))
+    return out
+
+
+def fingerprint() -> str:
+    """Every row of every table of ours (and users, groups, admin log), as one hash."""
+    digest = hashlib.blake2b(digest_size=16)
+    for model in apps.get_models():
+        if model._meta.app_label in ("sessions", "contenttypes"):
+            continue
+        for row in model.objects.order_by("pk").values_list():
+            digest.update(repr(row).encode())
+    return digest.hexdigest()
+
+
+def _world() -> dict[str, Any]:
+    """A registration tournament, a running Swiss with a draft round, a master class, a
+    friendly game, signed links, and the users who walk."""
+    t = Tournament.objects.create(
+        name="Open", slug="open", starts_on="2027-03-14", ends_on="2027-03-14", entry_cap=1
+    )
+    reg = Registration.objects.create(
+        tournament=t,
+        name="Анна",
+        email="anna@example.org",
+        phone="+14165550123",
+        experience="club",
+        language="ru",
+        consent_at=timezone.now(),
+    )
+    session = make_session(seats=1)
+    signup = MasterClassSignup.objects.create(
+        session=session, name="S", email="s@example.org", language="en", consent_at=timezone.now()
+    )
+    swiss = create_running_swiss(slug="sw", players=7, rounds=2, unfinished_last=False)
+    round_pair_next(tournament=swiss)  # round 3 as a draft
+    friendly = Game.objects.create(white_name="A", black_name="B")
+    game = Game.objects.filter(board__round__tournament=swiss).order_by("pk").first()
+    assert game is not None
+    organiser = User.objects.create_user("org", password="pw-org-12345")
+    organiser.groups.add(Group.objects.get(name=ORGANISERS_GROUP))
+    root = User.objects.create_superuser("root", "root@example.org", "pw-root-12345")
+    return {
+        "slugs": ["sw", "open"],
+        "ints": sorted(
+            {
+                game.pk,
+                friendly.pk,
+                game.board_id,
+                1,
+                2,
+                3,
+                session.pk,
+                reg.pk,
+                swiss.entrants.order_by("pk").first().pk,  # type: ignore[union-attr]
+                t.pk,
+                root.pk,
+            }
+        ),
+        "strs": [
+            tokens.make_token(tokens.MANAGE, reg.pk, reg.email),
+            tokens.make_token(tokens.CONFIRM, reg.pk, reg.email),
+            tokens.make_token(tokens.SIGNUP, signup.pk, signup.email),
+            "ru",
+            "en",
+            "1",
+        ],
+        "users": {"organiser": organiser, "root": root},
+    }
+
+
+def _urls(world: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """Valid URLs (each pattern reversed with the first values a superuser can open) and
+    hostile ones (each parameter in turn given hostile values)."""
+    root = Client()
+    root.force_login(world["users"]["root"])
+    pools = {"int": [str(i) for i in world["ints"]], "slug": world["slugs"], "str": world["strs"]}
+    valid: list[str] = []
+    hostile: list[str] = []
+    for route, params in _patterns(get_resolver().url_patterns):
+        if route.startswith(("i18n/", "static/")) or "(?P<" in route:
+            continue
+        if not params:
+            valid.append(_fill(route, {}))
+            continue
+        choices = [pools.get(conv, pools["str"]) for _, conv in params]
+        chosen: dict[str, str] | None = None
+        for combo in itertools.islice(itertools.product(*choices), 40):
+            values = dict(zip([n for n, _ in params], combo, strict=True))
+            if root.get(_fill(route, values)).status_code not in (404, 400, 410):
+                chosen = values
+                valid.append(_fill(route, values))
+                break
+        base = chosen or {n: pools.get(c, pools["str"])[0] for n, c in params}
+        for name, conv in params:
+            for bad in PATH_VALUES.get(conv, PATH_VALUES["str"]):
+                hostile.append(_fill(route, {**base, name: bad}))
+    return valid, hostile
+
+
+def _admin_urls() -> list[str]:
+    """Each model's changelist with hostile filters on its own list_filter and search."""
+    out = []
+    for model, model_admin in admin.site._registry.items():
+        base = f"/admin/{model._meta.app_label}/{model._meta.model_name}/"
+        filters = [f if isinstance(f, str) else "" for f in model_admin.list_filter]
+        for f in filter(None, filters):
+            out += [f"{base}?{f}__exact=%00", f"{base}?{f}__id__exact=abc", f"{base}?{f}=%00"]
+        out += [f"{base}?q=%00", f"{base}?q=%FF", f"{base}abc/change/", f"{base}%00/change/"]
+        out += [f"{base}99999999999999999999/change/", f"{base}?o=9.x", f"{base}?p=-1"]
+    return out
+
+
+def test_every_url_with_hostile_paths_and_query_strings_gets_no_server_error() -> None:
+    world = _world()
+    valid, hostile = _urls(world)
+    assert len(valid) > 40, valid  # the walk reached the pages, not only their 404s
+    clients = [Client(raise_request_exception=False)]
+    root = Client(raise_request_exception=False)
+    root.force_login(world["users"]["root"])
+    clients.append(root)
+    failures = []
+    before = fingerprint()
+    targets = [*hostile, *_admin_urls()]
+    for url in valid:
+        sep = "&" if "?" in url else "?"
+        # Django's admin pages once each (their list filters are in _admin_urls); ours with
+        # every hostile query string.
+        queries = QUERIES[:2] if url.startswith("/admin/") else QUERIES
+        targets += [url, *[f"{url}{sep}{query}" for query in queries]]
+    for client in clients:
+        for target in targets:
+            status = client.get(target).status_code
+            if status >= 500:
+                failures.append((status, target))
+    assert not failures, failures[:30]
+    assert fingerprint() == before  # GETs change nothing
+
+
+#: The exceptions behind the server errors seen (for the failure message).
+ERRORS: dict[tuple[str, str], str] = {}
+
+
+def _send(client: Client, url: str, data: dict[str, str] | bytes) -> int:
+    if isinstance(data, bytes):
+        response = client.post(url, data, content_type="application/x-www-form-urlencoded")
+    else:
+        response = client.post(url, data)
+    if response.status_code >= 500 and getattr(response, "exc_info", None):
+        exc = response.exc_info[1]
+        tb = response.exc_info[2]
+        while tb.tb_next is not None:
+            tb = tb.tb_next
+        where = f"{tb.tb_frame.f_code.co_filename.split('/work/')[-1]}:{tb.tb_lineno}"
+        ERRORS[(url, repr(exc)[:120])] = where
+    return response.status_code
+
+
+def _forms_of(client: Client, urls: list[str]) -> list[tuple[str, dict[str, str]]]:
+    forms = []
+    for url in urls:
+        if url.startswith("/admin/"):
+            continue  # Django's own forms; their list filters are walked by GET
+        response = client.get(url)
+        if response.status_code == 200 and "html" in response.get("Content-Type", ""):
+            forms += post_forms(response.content.decode(), url)
+    seen = set()
+    unique = []
+    logout = reverse("logout")
+    for url, data in forms:
+        if url == logout:
+            continue  # the walker would sign itself out
+        key = (url, tuple(sorted(data)), data.get("action"))
+        if key not in seen:
+            seen.add(key)
+            unique.append((url, data))
+    return unique
+
+
+def test_every_post_form_with_hostile_fields_gets_no_server_error_and_refusals_change_nothing() -> (
+    None
+):
+    world = _world()
+    valid, _ = _urls(world)
+    failures: list[Any] = []
+    # The organiser's forms (an administrator sees the same ones, and Django's admin forms).
+    for role in ("organiser",):
+        client = Client(raise_request_exception=False)
+        client.force_login(world["users"][role])
+        forms = _forms_of(client, valid)
+        assert len(forms) > 10, forms
+        state = fingerprint()
+        for url, data in forms:
+            variants: list[dict[str, str] | bytes] = [{}, {"action": "no-such-action"}]
+            variants.append(b"action=%FF%FE&name=%FF%00")
+            for field in list(data)[:25]:
+                for bad in HOSTILE:
+                    variants.append({**data, field: bad})
+                variants.append({k: v for k, v in data.items() if k != field})
+            for body in variants:
+                status = _send(client, url, body)
+                if status >= 500:
+                    failures.append((role, status, url, body))
+                    continue
+                after = fingerprint()
+                if status >= 400 and after != state:
+                    failures.append(("changed on refusal", role, status, url, body))
+                state = after
+    if failures:
+        errors = "\n".join(f"{url} {exc} at {where}" for (url, exc), where in ERRORS.items())
+        examples = "\n".join(repr(f)[:300] for f in failures[:10])
+        pytest.fail(f"{len(failures)} failures. Server errors:\n{errors}\nFirst:\n{examples}")
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_generated_posts_to_organiser_endpoints(data: st.DataObject) -> None:
+    """Hypothesis picks a form and writes arbitrary text into arbitrary fields of it."""
+    global _GENERATED
+    if _GENERATED is None:
+        world = _world()
+        client = Client(raise_request_exception=False)
+        client.force_login(world["users"]["organiser"])
+        _GENERATED = (client, _forms_of(client, _urls(world)[0]))
+    client, forms = _GENERATED
+    url, fields = data.draw(st.sampled_from(forms))
+    changes = data.draw(
+        st.dictionaries(
+            st.sampled_from(sorted(fields)) if fields else st.just("action"),
+            st.one_of(st.text(max_size=40), st.sampled_from(HOSTILE)),
+            max_size=4,
+        )
+    )
+    before = fingerprint()
+    status = _send(client, url, {**fields, **changes})
+    assert status < 500, (url, fields, changes)
+    if status >= 400:
+        assert fingerprint() == before, (url, changes)
+
+
+_GENERATED: tuple[Client, list[tuple[str, dict[str, str]]]] | None = None
+
+
+@pytest.fixture(autouse=True)
+def _fresh_generated_world() -> Any:
+    """The hypothesis test builds its world once per test run (inside the test's database)."""
+    global _GENERATED
+    _GENERATED = None
+    yield
+    _GENERATED = None
