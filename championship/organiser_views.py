@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from registrations.organiser_views import organiser_required
+from common.permissions import organiser_required
 
 from . import forms, jobs, services
 from .models import TERMINATIONS, Board, RequestedBye, ResultChange, Round, Tournament

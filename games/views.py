@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 from championship import pagecache
 from championship.models import Board, Round, Tournament
 from championship.public_views import text_download, version_json
-from registrations.organiser_views import organiser_required
+from common.permissions import organiser_required
 
 from . import board_svg, records, services
 from .engine import BLACK, WHITE, card_text, legal_plays, playable_cards

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required, permission_required
 from django.db.models import Q
 from django.db.models.functions import Upper
 from django.http import HttpRequest, HttpResponse
@@ -19,21 +17,11 @@ from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
 from championship.models import Tournament
+from common.permissions import organiser_required
 
 from . import services
 from .models import MasterClassSession, MasterClassSignup, Registration
 from .tables import RegistrationTable, SignupTable
-
-
-def organiser_required(
-    perm: str,
-) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
-    """Anonymous visitors go to the login page; logged-in users without ``perm`` get 403."""
-
-    def wrap(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-        return login_required(permission_required(perm, raise_exception=True)(view))
-
-    return wrap
 
 
 def _export(request: HttpRequest, table: Any, name: str) -> HttpResponse | None:
