@@ -23,11 +23,10 @@ from championship.public_views import text_download, version_json
 from common.permissions import organiser_required
 
 from . import board_svg, records, services
-from .engine import BLACK, WHITE, card_text, legal_plays, playable_cards
+from .engine import BLACK, WHITE, card_text, playable_cards
+from .engine.clicks import click_plays as engine_click_plays
 from .engine.core import CARDS, hand_text
 from .engine.game import Game as EngineGame
-from .engine.moves import step_text
-from .engine.notation import parse_turn, resolve_turn
 from .messages import SIDE_NAMES, TERMINATION_NAMES
 from .models import ORGANISER_TERMINATIONS, Game, Turn
 
@@ -68,39 +67,17 @@ def hand_cells(hand: tuple[int, ...], playable: set[tuple[int, int]] | None = No
 
 
 def click_plays(eg: EngineGame) -> dict[str, list[dict[str, Any]]]:
-    """Every legal play of every playable card, with each order its steps may be clicked in
-    (mover's numbering, 25 = bar): the page's click entry offers only these."""
+    """Every legal play of every playable card with the orders its steps may be clicked in
+    (the engine's answer, as the page's click entry wants it)."""
     if eg.outcome is not None or eg.adjourned:
         return {}
-    state = eg.state
-    out: dict[str, list[dict[str, Any]]] = {}
-    for card in playable_cards(state):
-        plays = []
-        for play in legal_plays(state, card):
-            steps = [[s.frm, s.to] for s in play.steps]
-            orders = [steps]
-            if len(steps) == 2:
-                (a, b), (c, d) = steps
-                # The other order of two checkers' steps, or one checker's other route.
-                if b != c:
-                    other = [[c, d], [a, b]]
-                else:
-                    mid = a - (c - d)  # the other number first (from the bar too: 25 - n)
-                    other = [[a, mid], [mid, d]]
-                if _same_play(state, card, other, play):
-                    orders.append(other)
-            plays.append({"text": play.text, "orders": orders})
-        out[card_text(card)] = plays
-    return out
-
-
-def _same_play(state: Any, card: tuple[int, int], steps: list[list[int]], play: Any) -> bool:
-    """Is ``steps`` (in this order) legal and does it give the same board as ``play``?"""
-    text = " ".join([card_text(card), *(step_text(a, b, False) for a, b in steps)])
-    try:
-        return bool(resolve_turn(state, parse_turn(text)).position() == play.position())
-    except ValueError:
-        return False
+    return {
+        card: [
+            {"text": text, "orders": [[list(step) for step in order] for order in orders]}
+            for text, orders in plays
+        ]
+        for card, plays in engine_click_plays(eg.state).items()
+    }
 
 
 def _side_info(eg: EngineGame, side: str, clock: services.Clock | None) -> dict[str, Any]:

@@ -10,13 +10,15 @@ from .core import start_state as _start_state
 from .errors import EngineError
 from .moves import Play, can_play, playable_cards
 from .notation import parse_turn, resolve_turn
+from .vocabulary import ENGINE_TERMINATIONS as _ENGINE
+from .vocabulary import ORGANISER_TERMINATIONS as _ORGANISER
+from .vocabulary import Result, Termination
 
-TERMINATIONS = ("home", "blocked", "time", "cards", "resign", "agreement", "forfeit")
-#: Terminations that follow from the moves alone (the engine detects them).
-ENGINE_TERMINATIONS = ("home", "blocked", "cards")
-#: Terminations an organiser enters, allowed only while the game is undecided.
-ORGANISER_TERMINATIONS = ("time", "resign", "agreement", "forfeit")
-RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+# The vocabulary (vocabulary.py) as plain tuples in the order of RULES.md §7.
+TERMINATIONS = tuple(t.value for t in Termination)
+ENGINE_TERMINATIONS = tuple(t.value for t in Termination if t in _ENGINE)
+ORGANISER_TERMINATIONS = tuple(t.value for t in Termination if t in _ORGANISER)
+RESULTS = tuple(r.value for r in Result)
 
 
 def win_for(side: SideName) -> str:

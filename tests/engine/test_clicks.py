@@ -1,0 +1,50 @@
+"""Click orders of a play (games.engine.clicks): worked examples and a property."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.engine import legal_plays, start_state
+from games.engine.clicks import click_orders, click_plays
+from games.engine.notation import parse_turn, resolve_turn
+from tests.engine.helpers import random_game
+
+
+def _play(text: str):  # type: ignore[no-untyped-def]
+    state = start_state()
+    return state, next(p for p in legal_plays(state, text.split()[0]) if p.text == text)
+
+
+def test_two_checkers_may_be_moved_in_either_order() -> None:
+    state, play = _play("4:5 24/20 13/8")
+    assert click_orders(state, play) == [[(24, 20), (13, 8)], [(13, 8), (24, 20)]]
+
+
+def test_one_checker_through_a_held_point_has_one_order() -> None:
+    # 24/19 would land on Black's six-point (five checkers): only 24/20/15 is legal.
+    state, play = _play("4:5 24/20 20/15")
+    assert click_orders(state, play) == [[(24, 20), (20, 15)]]
+
+
+def test_one_checker_through_two_open_points_has_both_routes() -> None:
+    state, play = _play("1:2 24/23 23/21")
+    assert click_orders(state, play) == [[(24, 23), (23, 21)], [(24, 22), (22, 21)]]
+
+
+def test_every_card_of_the_start_position_is_offered() -> None:
+    offered = click_plays(start_state())
+    assert sorted(offered) == ["1:2", "1:4", "1:5", "2:3", "2:5", "2:6", "3:4", "3:6", "4:5"]
+    assert len(offered["4:5"]) == 9  # RULES.md §9
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 70))
+def test_every_order_gives_the_play_itself(seed: int, plies: int) -> None:
+    state = random_game(seed, plies).state
+    for card, plays in click_plays(state).items():
+        for text, orders in plays:
+            for order in orders:
+                written = " ".join([card, *(f"{a if a != 25 else 'bar'}/{b}" for a, b in order)])
+                clicked = resolve_turn(state, parse_turn(written)).position()
+                assert clicked == resolve_turn(state, parse_turn(text)).position()
