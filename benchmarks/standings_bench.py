@@ -3,7 +3,7 @@
     python benchmarks/standings_bench.py [--players 500] [--rounds 9] [--repeat 5]
 
 Creates a throw-away SQLite database, a Swiss of N entrants with R rounds paired by the engine
-and realistic results (championship.demo), then renders /t/<slug>/standings/ through the test
+and realistic results (games.demo), then renders /t/<slug>/standings/ through the test
 client with the cache cleared before every request (uncached: database reads, standings with
 all eight tie-breaks, template), and prints the median, best and worst.
 """
@@ -38,7 +38,7 @@ def main() -> None:
     from django.core.management import call_command
     from django.test import Client
 
-    from championship.demo import create_running_swiss
+    from games.demo import create_running_swiss
 
     call_command("migrate", verbosity=0)
     t0 = time.perf_counter()

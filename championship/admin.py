@@ -3,35 +3,10 @@ from typing import Any
 from django.contrib import admin
 
 from .models import Tournament
-from .services import bump_versions
-
-
-class NewVersionOnSave(admin.ModelAdmin):
-    """Edits here change what the public pages show (cached per tournament version): saving or
-    deleting makes a new version, as the organisers' own pages do (services.bump_versions)."""
-
-    def versioned(self, obj: Any) -> tuple[Tournament, int | None]:
-        """The tournament (and round) whose pages show ``obj``."""
-        return obj.tournament, None
-
-    def save_related(self, request: Any, form: Any, formsets: Any, change: bool) -> None:
-        super().save_related(request, form, formsets, change)  # after the object and inlines
-        bump_versions(*self.versioned(form.instance))
-
-    def delete_model(self, request: Any, obj: Any) -> None:
-        tournament, _round = self.versioned(obj)
-        super().delete_model(request, obj)
-        bump_versions(tournament)  # a deleted tournament: no row to update, nothing to warm
-
-    def delete_queryset(self, request: Any, queryset: Any) -> None:
-        tournaments = {t.pk: t for t, _round in map(self.versioned, queryset)}
-        super().delete_queryset(request, queryset)
-        for tournament in tournaments.values():
-            bump_versions(tournament)
 
 
 @admin.register(Tournament)
-class TournamentAdmin(NewVersionOnSave):
+class TournamentAdmin(admin.ModelAdmin):
     list_display = [
         "name",
         "starts_on",
@@ -45,15 +20,20 @@ class TournamentAdmin(NewVersionOnSave):
     list_filter = ["system", "status"]
     prepopulated_fields = {"slug": ["name"]}
 
-    def versioned(self, obj: Any) -> tuple[Tournament, int | None]:
-        return obj, None
 
-
-from .models import Board, Entrant, ForbiddenPair, RequestedBye, ResultChange, Round  # noqa: E402
+from .models import (  # noqa: E402
+    Board,
+    Entrant,
+    ForbiddenPair,
+    GameResult,
+    RequestedBye,
+    ResultChange,
+    Round,
+)
 
 
 @admin.register(Entrant)
-class EntrantAdmin(NewVersionOnSave):
+class EntrantAdmin(admin.ModelAdmin):
     list_display = [
         "name",
         "tournament",
@@ -70,18 +50,15 @@ class EntrantAdmin(NewVersionOnSave):
 class BoardInline(admin.TabularInline):
     model = Board
     extra = 0
-    fields = ["number", "white", "black", "bye", "result", "termination", "confirmed"]
+    fields = ["number", "white", "black", "bye"]
     raw_id_fields = ["white", "black"]
 
 
 @admin.register(Round)
-class RoundAdmin(NewVersionOnSave):
+class RoundAdmin(admin.ModelAdmin):
     list_display = ["tournament", "number", "status", "published_at"]
     list_filter = ["tournament", "status"]
     inlines = [BoardInline]
-
-    def versioned(self, obj: Any) -> tuple[Tournament, int | None]:
-        return obj.tournament, obj.pk
 
 
 @admin.register(RequestedBye)
@@ -94,7 +71,26 @@ class ForbiddenPairAdmin(admin.ModelAdmin):
     list_display = ["tournament", "first", "second", "reason"]
 
 
+class ReadOnly(admin.ModelAdmin):
+    """Results are entered on the round page and the move sheets (one write door, with its
+    checks and history); the admin shows them."""
+
+    def has_add_permission(self, request: Any) -> bool:
+        return False
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(GameResult)
+class GameResultAdmin(ReadOnly):
+    list_display = ["board", "number", "result", "termination", "source", "confirmed", "has_sheet"]
+    list_filter = ["source", "confirmed", "termination"]
+
+
 @admin.register(ResultChange)
-class ResultChangeAdmin(admin.ModelAdmin):
-    list_display = ["board", "action", "old", "new", "user", "at"]
-    readonly_fields = ["board", "action", "old", "new", "user", "at"]
+class ResultChangeAdmin(ReadOnly):
+    list_display = ["game_result", "action", "source", "old", "new", "user", "at"]

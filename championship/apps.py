@@ -50,6 +50,9 @@ class ChampionshipConfig(AppConfig):
 
     def ready(self) -> None:
         from . import celery  # noqa: F401  - make the Celery app current for shared tasks
+        from .services import changes
+
+        changes.connect()  # every write the public pages show makes them new
 
         post_migrate.connect(ensure_organisers_group, dispatch_uid="ensure_organisers_group")
         connection_created.connect(sqlite_unicode_upper, dispatch_uid="sqlite_unicode_upper")

@@ -1,11 +1,17 @@
-"""Export one tournament (with its entrants, registrations, rounds, boards, result history, move
-sheets and master-class sessions) to a JSON file, and restore it into a database that does not have it.
-Re-exporting a restored tournament gives the same bytes: rows are written in a fixed order,
-with references by natural keys (slug, starting number, e-mail), never by database ids."""
+"""Export one tournament (with its entrants, registrations, rounds, boards, game results and
+their history, master-class sessions, and whatever other apps attach to its boards — the move
+sheets) to a JSON file, and restore it into a database that does not have it. Re-exporting a
+restored tournament gives the same bytes: rows are written in a fixed order, with references by
+natural keys (slug, starting number, e-mail), never by database ids.
+
+Other apps add their part of a board through ``register_board_section`` (the games app adds
+its sheets): this app knows nothing of them."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -16,9 +22,20 @@ from django.db import transaction
 
 from registrations.models import MasterClassSession, MasterClassSignup, Registration
 
-from .models import Board, Entrant, ForbiddenPair, RequestedBye, ResultChange, Round, Tournament
+from .models import (
+    Board,
+    Entrant,
+    ForbiddenPair,
+    GameResult,
+    RequestedBye,
+    ResultChange,
+    Round,
+    Tournament,
+)
 
-FORMAT = "modern-nardy-tournament/1"
+FORMAT = "modern-nardy-tournament/2"
+#: Read too: boards carried their results (``result``, ``result2``, ...) before game results.
+OLD_FORMATS = ("modern-nardy-tournament/1",)
 TOURNAMENT_FIELDS = [
     "name",
     "slug",
@@ -67,52 +84,56 @@ ENTRANT_FIELDS = [
     "joined_round",
     "withdrawn_after",
 ]
-BOARD_FIELDS = [
+BOARD_FIELDS = ["number", "bye", "explanation"]
+RESULT_FIELDS = [
     "number",
-    "bye",
-    "explanation",
     "result",
     "termination",
-    "result2",
-    "termination2",
+    "source",
     "confirmed",
     "version",
+    "has_sheet",
+    "sheet_plies",
+    "sheet_result",
+    "sheet_termination",
 ]
 
 
-GAME_FIELDS = [
-    "number",
-    "event",
-    "white_name",
-    "black_name",
-    "phase1_seconds",
-    "phase2_seconds",
-    "termination",
-    "termination_side",
-    "adjourned",
-    "clock_white_ms",
-    "clock_black_ms",
-    "clock_running_since",
-    "version",
-    "created_at",
-]
-TURN_FIELDS = ["ply", "text", "clock", "comments", "entered_at"]
+@dataclass(frozen=True)
+class BoardSection:
+    """Another app's data of each board: ``export(tournament)`` gives board id → data (only
+    for boards that have some); ``restore(board, data, users)`` puts one board's back."""
+
+    key: str
+    export: Callable[[Tournament], dict[int, Any]]
+    restore: Callable[[Board, Any, dict[str, Any]], None]
 
 
-def _games(board: Board) -> list[dict[str, Any]]:
-    """The move sheets of a pairing (prefetched with their turns and who entered them)."""
+BOARD_SECTIONS: list[BoardSection] = []
+
+
+def register_board_section(section: BoardSection) -> None:
+    if all(s.key != section.key for s in BOARD_SECTIONS):
+        BOARD_SECTIONS.append(section)
+
+
+def _results(board: Board) -> list[dict[str, Any]]:
     return [
         {
-            **_row(g, GAME_FIELDS),
-            "turns": [
+            **row_of(g, RESULT_FIELDS),
+            "changes": [
                 {
-                    **_row(t, TURN_FIELDS),
-                    "entered_by": t.entered_by.get_username() if t.entered_by else None,
+                    "user": c.user.get_username() if c.user else None,
+                    "at": _value(c.at),
+                    "action": c.action,
+                    "source": c.source,
+                    "old": c.old,
+                    "new": c.new,
                 }
-                for t in sorted(g.turns.all(), key=lambda t: t.ply)
+                for c in sorted(g.changes.all(), key=lambda c: (c.at, c.pk))
             ],
         }
-        for g in sorted(board.games.all(), key=lambda g: g.number)
+        for g in sorted(board.results.all(), key=lambda g: g.number)
     ]
 
 
@@ -130,7 +151,7 @@ def _value(v: Any) -> Any:
     return str(v)
 
 
-def _row(obj: Any, fields: list[str]) -> dict[str, Any]:
+def row_of(obj: Any, fields: list[str]) -> dict[str, Any]:
     return {f: _value(getattr(obj, f)) for f in fields}
 
 
@@ -145,16 +166,17 @@ def export_tournament(t: Tournament) -> str:
         t.entrants.select_related("registration").order_by("starting_number", "name", "pk")
     )
     keys = {e.pk: _entrant_key(e) for e in entrants}
+    sections = {section.key: section.export(t) for section in BOARD_SECTIONS}
     data = {
         "format": FORMAT,
-        "tournament": _row(t, TOURNAMENT_FIELDS),
+        "tournament": row_of(t, TOURNAMENT_FIELDS),
         "registrations": [
-            _row(r, REGISTRATION_FIELDS)
+            row_of(r, REGISTRATION_FIELDS)
             for r in Registration.objects.filter(tournament=t).order_by("created_at", "email")
         ],
         "entrants": [
             {
-                **_row(e, ENTRANT_FIELDS),
+                **row_of(e, ENTRANT_FIELDS),
                 "key": keys[e.pk],
                 "registration": e.registration.email if e.registration else None,
             }
@@ -179,33 +201,28 @@ def export_tournament(t: Tournament) -> str:
                 "published_at": _value(r.published_at),
                 "boards": [
                     {
-                        **_row(b, BOARD_FIELDS),
+                        **row_of(b, BOARD_FIELDS),
                         "white": keys[b.white_id],
                         "black": keys.get(b.black_id) if b.black_id else None,
-                        "games": _games(b),
-                        "changes": [
-                            {
-                                "user": c.user.get_username() if c.user else None,
-                                "at": _value(c.at),
-                                "action": c.action,
-                                "old": c.old,
-                                "new": c.new,
-                            }
-                            for c in sorted(b.changes.all(), key=lambda c: (c.at, c.pk))
-                        ],
+                        "results": _results(b),
+                        **{
+                            key: part[b.pk]
+                            for key, part in sorted(sections.items())
+                            if b.pk in part
+                        },
                     }
-                    for b in r.boards.order_by("number").prefetch_related(
-                        "changes__user", "games__turns__entered_by"
-                    )
+                    for b in r.boards.order_by("number").prefetch_related("results__changes__user")
                 ],
             }
             for r in t.round_set.order_by("number")
         ],
         "masterclass_sessions": [
             {
-                **_row(s, ["title", "starts_at", "duration_minutes", "place", "language", "seats"]),
+                **row_of(
+                    s, ["title", "starts_at", "duration_minutes", "place", "language", "seats"]
+                ),
                 "signups": [
-                    _row(
+                    row_of(
                         x,
                         [
                             "name",
@@ -228,23 +245,33 @@ def export_tournament(t: Tournament) -> str:
     return json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
 
 
-def _restore_game(board: Board, data: dict[str, Any], users: dict[str, Any]) -> None:
-    from games.models import Game, Turn
-
-    fields = {k: data[k] for k in GAME_FIELDS}
-    created_at = fields.pop("created_at")
-    game = Game.objects.create(board=board, **fields)
-    Game.objects.filter(pk=game.pk).update(created_at=created_at)
-    turns = Turn.objects.bulk_create(
-        Turn(
-            game=game,
-            entered_by=users.get(t["entered_by"]),
-            **{k: t[k] for k in TURN_FIELDS if k != "entered_at"},
+def _upgrade_board(board: dict[str, Any], games_per_pairing: int) -> None:
+    """A board of an old backup (results on the board) in today's shape."""
+    if "results" in board or board.get("black") is None:
+        board.setdefault("results", [])
+        return
+    results = []
+    for number in range(1, games_per_pairing + 1):
+        suffix = "" if number == 1 else "2"
+        result = board.get(f"result{suffix}", "")
+        results.append(
+            {
+                "number": number,
+                "result": result,
+                "termination": board.get(f"termination{suffix}", "") if result else "",
+                "source": "organiser" if result else "",
+                "confirmed": board.get("confirmed", True),
+                "version": board.get("version", 0),
+                "has_sheet": any(g.get("number") == number for g in board.get("games", [])),
+                "sheet_plies": 0,
+                "sheet_result": "",
+                "sheet_termination": "",
+                "changes": [{**c, "source": ""} for c in board.get("changes", [])]
+                if number == 1
+                else [],
+            }
         )
-        for t in data["turns"]
-    )
-    for turn, t in zip(turns, data["turns"], strict=True):
-        Turn.objects.filter(game=game, ply=turn.ply).update(entered_at=t["entered_at"])
+    board["results"] = results
 
 
 def restore_tournament(text: str) -> Tournament:
@@ -252,7 +279,7 @@ def restore_tournament(text: str) -> Tournament:
         data = json.loads(text)
     except ValueError as exc:
         raise BackupError(f"not a tournament backup: {exc}") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
+    if not isinstance(data, dict) or data.get("format") not in (FORMAT, *OLD_FORMATS):
         raise BackupError(f"not a tournament backup (expected format {FORMAT})")
     slug = data["tournament"]["slug"]
     try:
@@ -291,23 +318,27 @@ def restore_tournament(text: str) -> Tournament:
                 tournament=t, number=r["number"], status=r["status"], published_at=r["published_at"]
             )
             for b in r["boards"]:
+                _upgrade_board(b, t.games_per_pairing)
                 board = Board.objects.create(
                     round=rnd,
                     white=entrants[b["white"]],
                     black=entrants[b["black"]] if b["black"] else None,
                     **{k: b[k] for k in BOARD_FIELDS},
                 )
-                for c in b["changes"]:
-                    change = ResultChange.objects.create(
-                        board=board,
-                        user=users.get(c["user"]),
-                        action=c["action"],
-                        old=c["old"],
-                        new=c["new"],
+                for g in b["results"]:
+                    game = GameResult.objects.create(
+                        board=board, **{k: g[k] for k in RESULT_FIELDS}
                     )
-                    ResultChange.objects.filter(pk=change.pk).update(at=c["at"])
-                for g in b.get("games", []):
-                    _restore_game(board, g, users)
+                    for c in g["changes"]:
+                        change = ResultChange.objects.create(
+                            game_result=game,
+                            user=users.get(c["user"]),
+                            **{k: c[k] for k in ("action", "source", "old", "new")},
+                        )
+                        ResultChange.objects.filter(pk=change.pk).update(at=c["at"])
+                for section in BOARD_SECTIONS:
+                    if section.key in b:
+                        section.restore(board, b[section.key], users)
         for s in data["masterclass_sessions"]:
             signups = s.pop("signups")
             session = MasterClassSession.objects.create(tournament=t, **s)

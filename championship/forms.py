@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from .models import RESULTS, TERMINATIONS, Board, Entrant, RequestedBye, Tournament
 
@@ -16,15 +17,17 @@ MAX_ROUND = 99
 
 
 class EntrantAddForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=150)
-    club = forms.CharField(label=_("Club"), max_length=150, required=False)
-    rating = forms.IntegerField(label=_("Rating"), min_value=0, max_value=4000, required=False)
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=150)
+    club = forms.CharField(label=gettext_lazy("Club"), max_length=150, required=False)
+    rating = forms.IntegerField(
+        label=gettext_lazy("Rating"), min_value=0, max_value=4000, required=False
+    )
     joined_round = forms.IntegerField(
-        label=_("Joins at round"), min_value=1, max_value=MAX_ROUND, required=False
+        label=gettext_lazy("Joins at round"), min_value=1, max_value=MAX_ROUND, required=False
     )
     missed_rounds = forms.ChoiceField(
-        label=_("Missed rounds"),
-        choices=[("Z", _("zero points")), ("H", _("half-point byes"))],
+        label=gettext_lazy("Missed rounds"),
+        choices=[("Z", gettext_lazy("zero points")), ("H", gettext_lazy("half-point byes"))],
         required=False,
     )
 
@@ -40,8 +43,8 @@ class EntrantForm(forms.Form):
 
 
 class ByeRequestForm(EntrantForm):
-    round = forms.IntegerField(label=_("Round"), min_value=1, max_value=MAX_ROUND)
-    kind = forms.ChoiceField(label=_("Kind"), choices=RequestedBye.Kind.choices)
+    round = forms.IntegerField(label=gettext_lazy("Round"), min_value=1, max_value=MAX_ROUND)
+    kind = forms.ChoiceField(label=gettext_lazy("Kind"), choices=RequestedBye.Kind.choices)
 
 
 class BoardForm(forms.Form):
@@ -80,15 +83,41 @@ RESULT_CODES = {code for code, _label in RESULTS}
 TERMINATION_CODES = {code for code, _label in TERMINATIONS}
 
 
-def posted_result(post: Any, field: str, current: str, allowed: set[str]) -> str | None:
-    """A result or termination box of the results table: the posted value if it is one of the
-    ``allowed`` codes (or empty), the ``current`` value if the box was not posted, else None."""
-    value = post.get(field, current)
-    return value if value == "" or value in allowed else None
+class ResultsTable:
+    """The results table of a round as posted: per game ``result-<id>``, ``termination-<id>``
+    and ``version-<id>`` (the version the page showed), ``id`` being the game result's. A game
+    whose boxes were not posted (filtered out of the page) or not changed is left alone."""
 
+    def __init__(self, post: Any, *, boards: list[Board], games: dict[int, list[Any]]) -> None:
+        from .services import ResultEntry
 
-def posted_version(post: Any, field: str, current: int) -> int | None:
-    value = post.get(field)
-    if value is None:
-        return current
-    return int(value) if value.isdigit() and len(value) < 10 else None
+        self.entries: list[ResultEntry] = []
+        self.problems: list[str] = []
+        #: What was typed, game result id → (result, termination), to show it again.
+        self.typed: dict[int, tuple[str, str]] = {}
+        for board in boards:
+            for game in games.get(board.pk, []):
+                result = post.get(f"result-{game.pk}", game.result)
+                termination = post.get(f"termination-{game.pk}", game.termination)
+                version = post.get(f"version-{game.pk}", str(game.version))
+                self.typed[game.pk] = (result, termination)
+                if (
+                    result not in RESULT_CODES | {""}
+                    or termination not in TERMINATION_CODES | {""}
+                    or not (version.isdigit() and len(version) < 10)
+                ):
+                    self.problems.append(
+                        _("Board %(n)d: choose the result and the termination from the lists.")
+                        % {"n": board.number}
+                    )
+                    continue
+                if not result:
+                    termination = ""
+                if (result, termination) == (game.result, game.termination):
+                    continue
+                self.entries.append(
+                    ResultEntry(board, game.number, result, termination, int(version))
+                )
+
+    def is_valid(self) -> bool:
+        return not self.problems

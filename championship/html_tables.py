@@ -1,6 +1,6 @@
 """The big public tables as HTML built in Python (a 500-row table is ~8,500 template nodes
-otherwise, most of a page's time), cached per tournament version. They hold no translated
-text, so one copy serves every language."""
+otherwise, most of a page's time). The rows come from ``tables``; the page around them is kept
+whole by the page cache."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from . import selectors
+from . import tables
 from .models import Tournament
 from .pairing import TIEBREAKS
 
@@ -40,43 +40,37 @@ def standings_body(rows: list[Any], cols: list[Any], game_points: bool = False) 
 
 def standings_table(t: Tournament, upto: int | None) -> tuple[SafeString, bool]:
     """(rows HTML, empty) of the standings after round ``upto`` (None: live)."""
-
-    def build() -> tuple[SafeString, bool]:
-        rows = selectors.standings_rows(t, upto)
-        cols = [TB[k] for k in t.tiebreak_order if k in TB]
-        return standings_body(rows, cols, t.games_per_pairing == 2), not rows
-
-    return selectors.cached(t, f"standings-html:{upto}", build)
+    rows = tables.standings(t, upto)
+    cols = [TB[k] for k in t.tiebreak_order if k in TB]
+    return standings_body(rows, cols, t.games_per_pairing == 2), not rows
 
 
 def crosstable_table(t: Tournament) -> SafeString:
     """Rows HTML of the crosstable: per round the opponent's rank, colour and result."""
 
-    games_url = reverse("games:list")
+    # The public page of game 1 of a pairing, by the board's id (one reverse for all cells).
+    game_url = reverse("games:pairing", args=[0, 1]).replace("/0/", "/{}/")
 
-    def result(c: dict[str, Any], link: int | None) -> str:
+    def result(c: dict[str, Any], board: int | None) -> str:
         text = f"<strong>{escape(c['result'])}</strong>"
-        return f'<a href="{games_url}{link}/">{text}</a>' if link and c["opponent"] else text
+        return f'<a href="{game_url.format(board)}">{text}</a>' if board and c["opponent"] else text
 
-    def build() -> SafeString:
-        out = []
-        links = selectors.game_links(t)
-        for x in selectors.crosstable(t):
-            cells = "".join(
-                "<td>"
-                + (
-                    f'{c["opponent"]}<span class="text-muted">{"w" if c["colour"] == "w" else "b"}</span>'
-                    if c["opponent"]
-                    else ""
-                )
-                + result(c, links.get((i, x.row.number)))
-                + "</td>"
-                for i, c in enumerate(x.cells, start=1)
+    out = []
+    links = tables.sheet_links(t)
+    for x in tables.crosstable(t):
+        cells = "".join(
+            "<td>"
+            + (
+                f'{c["opponent"]}<span class="text-muted">{"w" if c["colour"] == "w" else "b"}</span>'
+                if c["opponent"]
+                else ""
             )
-            out.append(
-                f'<tr><td>{x.row.rank}</td><td class="name">{escape(x.row.name)}</td>{cells}'
-                f"<td><strong>{num(x.row.points)}</strong></td></tr>"
-            )
-        return mark_safe("".join(out))  # noqa: S308 - every value above is escaped or a number
-
-    return selectors.cached(t, "crosstable-html", build)
+            + result(c, links.get((i, x.row.number)))
+            + "</td>"
+            for i, c in enumerate(x.cells, start=1)
+        )
+        out.append(
+            f'<tr><td>{x.row.rank}</td><td class="name">{escape(x.row.name)}</td>{cells}'
+            f"<td><strong>{num(x.row.points)}</strong></td></tr>"
+        )
+    return mark_safe("".join(out))  # noqa: S308 - every value above is escaped or a number

@@ -9,8 +9,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .models import Board, Entrant, Round, Tournament
+from .models import Board, Entrant, GameResult, Round, Tournament
 from .pairing import PairingError, read_trf
+from .services import tournament_changed
 
 RESULT_BY_CODES = {
     ("1", "0"): ("1-0", "home"),
@@ -76,6 +77,7 @@ def import_trf(text: str, *, slug: str, name: str = "") -> Tournament:
                 tournament=t, number=r, status=Round.Status.PUBLISHED, published_at=timezone.now()
             )
             boards: list[Board] = []
+            results: dict[int, tuple[str, str]] = {}
             for p in data.players:
                 if len(p.rounds) < r:
                     continue
@@ -89,19 +91,25 @@ def import_trf(text: str, *, slug: str, name: str = "") -> Tournament:
                 if e.colour != "w":
                     continue
                 other = players[e.opponent].rounds[r - 1]
-                result, termination = RESULT_BY_CODES.get((e.code, other.code), ("", ""))
-                boards.append(
-                    Board(
-                        round=rnd,
-                        number=0,
-                        white=by_number[p.number],
-                        black=by_number[e.opponent],
-                        result=result,
-                        termination=termination,
-                    )
+                board = Board(
+                    round=rnd, number=0, white=by_number[p.number], black=by_number[e.opponent]
                 )
+                results[id(board)] = RESULT_BY_CODES.get((e.code, other.code), ("", ""))
+                boards.append(board)
             boards.sort(key=lambda b: b.black_id is None)
             for i, b in enumerate(boards, start=1):
                 b.number = i
             Board.objects.bulk_create(boards)
+            GameResult.objects.bulk_create(
+                GameResult(
+                    board=b,
+                    number=1,
+                    result=results[id(b)][0],
+                    termination=results[id(b)][1],
+                    source=GameResult.Source.ORGANISER if results[id(b)][0] else "",
+                )
+                for b in boards
+                if b.black_id is not None
+            )
+        tournament_changed(t.pk)
     return t

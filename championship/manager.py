@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .models import Board, Entrant, ForbiddenPair, RequestedBye, Tournament
+from .models import Board, Entrant, ForbiddenPair, GameResult, RequestedBye, Tournament
 from .pairing import Player, PointSystem, RoundEntry, TournamentData
 
 WIN_LOSS = {"1-0": ("1", "0"), "0-1": ("0", "1"), "1/2-1/2": ("=", "=")}
@@ -41,27 +41,28 @@ GAME_SCORE = {
     "1/2-1/2": (Fraction(1, 2), Fraction(1, 2)),
 }
 
+#: A game's result as the pairing's score needs it: (result, termination), "" while none.
+GameValue = tuple[str, str]
+
 
 def codes(
-    black_id: int | None,
-    bye: str,
-    result: str,
-    termination: str,
-    result2: str = "",
-    termination2: str = "",
-    two_games: bool = False,
+    black_id: int | None, bye: str, games: list[GameValue], two_games: bool = False
 ) -> tuple[str, str | None]:
-    """TRF codes (white's, black's) of a board; ``*`` while it has no result. With two games
-    the pairing is a mini-match (game 2 has the colours reversed): more game points wins it;
-    if both games were forfeited by the same side it is a forfeit."""
+    """TRF codes (white's, black's) of a board from its games' results (game 1, then game 2
+    with the colours reversed); ``*`` while a game has no result. With two games the pairing
+    is a mini-match: more game points wins it; if both games were forfeited by the same side
+    it is a forfeit. The one place a pairing's score comes from its games."""
     if black_id is None:
         return bye or "U", None
-    if not result or (two_games and not result2):
+    wanted = 2 if two_games else 1
+    if len(games) < wanted or any(not result for result, _t in games[:wanted]):
         return "*", "*"
+    (result, termination), *rest = games
     if not two_games:
         if termination == "forfeit" and result in FORFEIT:
             return FORFEIT[result]
         return WIN_LOSS[result]
+    result2, termination2 = rest[0]
     w1, b1 = GAME_SCORE[result]
     b2, w2 = GAME_SCORE[result2]  # in game 2 the board's black has White
     white, black = w1 + w2, b1 + b2
@@ -71,16 +72,23 @@ def codes(
     return WIN_LOSS[outcome]
 
 
-BOARD_FIELDS = (
-    "round__number",
-    "white_id",
-    "black_id",
-    "bye",
-    "result",
-    "termination",
-    "result2",
-    "termination2",
-)
+def game_values(t: Tournament, *, published_only: bool = False) -> dict[int, list[GameValue]]:
+    """Board id → its games' (result, termination), game 1 first (one query)."""
+    qs = GameResult.objects.filter(board__round__tournament=t)
+    if published_only:
+        qs = qs.filter(board__round__status="published")
+    by_board: dict[int, dict[int, GameValue]] = {}
+    for board_id, number, result, termination in qs.values_list(
+        "board_id", "number", "result", "termination"
+    ):
+        by_board.setdefault(board_id, {})[number] = (result, termination)
+    return {
+        board_id: [games.get(n, ("", "")) for n in range(1, max(games) + 1)]
+        for board_id, games in by_board.items()
+    }
+
+
+BOARD_FIELDS = ("pk", "round__number", "white_id", "black_id", "bye")
 
 
 def tournament_data(
@@ -89,7 +97,7 @@ def tournament_data(
     entrants: list[Entrant] | None = None,
     published_only: bool = False,
 ) -> TournamentData:
-    """Entrants with starting numbers and every round's entries, as plain data (3 queries;
+    """Entrants with starting numbers and every round's entries, as plain data (4 queries;
     boards are read as value tuples, not model instances, since a big field has thousands)."""
     if entrants is None:
         entrants = list(t.entrants.filter(starting_number__isnull=False))
@@ -97,14 +105,16 @@ def tournament_data(
     if published_only:
         qs = qs.filter(round__status="published")
     rows = list(qs.order_by("round__number", "number").values_list(*BOARD_FIELDS))
+    results = game_values(t, published_only=published_only)
     by_id = {e.pk: e for e in entrants}
-    last_round = max((r[0] for r in rows), default=0)
+    last_round = max((r[1] for r in rows), default=0)
     entries: dict[int, dict[int, RoundEntry]] = {e.pk: {} for e in entrants}
     time_losses: dict[int, dict[int, str]] = {e.pk: {} for e in entrants}
     two = t.games_per_pairing == 2
     game_points: dict[int, dict[int, Fraction]] = {e.pk: {} for e in entrants}
-    for r, white_id, black_id, bye, result, termination, result2, termination2 in rows:
-        w_code, b_code = codes(black_id, bye, result, termination, result2, termination2, two)
+    for board_id, r, white_id, black_id, bye in rows:
+        games = results.get(board_id, [])
+        w_code, b_code = codes(black_id, bye, games, two)
         if black_id is None:
             if white_id in entries:
                 entries[white_id][r] = RoundEntry(None, None, w_code)
@@ -114,10 +124,8 @@ def tournament_data(
         wn, bn = by_id[white_id].starting_number, by_id[black_id].starting_number
         entries[white_id][r] = RoundEntry(bn, "w", w_code)
         entries[black_id][r] = RoundEntry(wn, "b", b_code or "*")
-        games = [(white_id, black_id, result, termination)]
-        if two:
-            games.append((black_id, white_id, result2, termination2))
-        for gw, gb, res, term in games:
+        for number, (res, term) in enumerate(games[: 2 if two else 1], start=1):
+            gw, gb = (white_id, black_id) if number == 1 else (black_id, white_id)
             if res in GAME_SCORE:
                 game_points[gw][r] = game_points[gw].get(r, Fraction(0)) + GAME_SCORE[res][0]
                 game_points[gb][r] = game_points[gb].get(r, Fraction(0)) + GAME_SCORE[res][1]

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from common.text import SingleLineCharField
+from games.engine.vocabulary import Result, Termination
 
 
 class Tournament(models.Model):
@@ -205,21 +206,29 @@ class Round(models.Model):
         return f"{self.tournament} · {self.number}"
 
 
-RESULTS = [("1-0", "1-0"), ("0-1", "0-1"), ("1/2-1/2", "½-½")]
-TERMINATIONS = [
-    ("home", _("home")),
-    ("blocked", _("blocked")),
-    ("time", _("time")),
-    ("cards", _("cards")),
-    ("resign", _("resign")),
-    ("agreement", _("agreement")),
-    ("forfeit", _("forfeit")),
+#: The result and termination vocabulary is the engine's (games.engine.vocabulary); these are
+#: its labels on the pages, in the user's language.
+RESULTS = [
+    (Result.WHITE_WINS.value, "1-0"),
+    (Result.BLACK_WINS.value, "0-1"),
+    (Result.DRAW.value, "½-½"),
 ]
+TERMINATIONS = [
+    (Termination.HOME.value, _("home")),
+    (Termination.BLOCKED.value, _("blocked")),
+    (Termination.TIME.value, _("time")),
+    (Termination.CARDS.value, _("cards")),
+    (Termination.RESIGN.value, _("resign")),
+    (Termination.AGREEMENT.value, _("agreement")),
+    (Termination.FORFEIT.value, _("forfeit")),
+]
+TERMINATION_NAMES = dict(TERMINATIONS)
 
 
 class Board(models.Model):
-    """A pairing of a round and its result. With two games per pairing the second game has the
-    colours reversed and the pairing is a mini-match: more game points wins it."""
+    """A pairing of a round (or a bye). Its games' results are ``GameResult`` rows: one, or two
+    with two games per pairing (game 2 has the colours reversed: the pairing is a mini-match,
+    more game points wins it)."""
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="boards")
     number = models.PositiveSmallIntegerField(_("board"))
@@ -234,17 +243,6 @@ class Board(models.Model):
         help_text=_("U pairing-allocated, H half-point, Z zero-point"),
     )
     explanation = models.JSONField(default=dict, blank=True)
-    result = models.CharField(_("result"), max_length=7, choices=RESULTS, blank=True)
-    termination = models.CharField(
-        _("termination"), max_length=10, choices=TERMINATIONS, blank=True
-    )
-    #: The second game of a two-game pairing: colours reversed (``black`` has White).
-    result2 = models.CharField(_("result, game 2"), max_length=7, choices=RESULTS, blank=True)
-    termination2 = models.CharField(
-        _("termination, game 2"), max_length=10, choices=TERMINATIONS, blank=True
-    )
-    confirmed = models.BooleanField(_("confirmed"), default=True)
-    version = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["round", "number"]
@@ -256,14 +254,62 @@ class Board(models.Model):
         return f"{self.round} · {self.number}"
 
 
-class ResultChange(models.Model):
-    """Who changed which result when (the result history)."""
+class GameResult(models.Model):
+    """The one home of a game's result: game ``number`` (1, or 2 with the colours reversed) of
+    a pairing. Written only through ``services.game_result_set`` (the organisers' results and
+    the move sheets alike); the standings, crosstable and exports read it.
 
-    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="changes")
+    The ``sheet_*`` fields say what the game's move sheet shows, as the games app last told
+    (it owns the sheets): whether there is one, how many turns it has and the result its moves
+    (or a termination recorded on it) decide. A result entered by hand must agree with them."""
+
+    class Source(models.TextChoices):
+        ORGANISER = "organiser", _("entered by an organiser")
+        SHEET = "sheet", _("from the move sheet")
+
+    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="results")
+    number = models.PositiveSmallIntegerField(_("game"), default=1)
+    result = models.CharField(_("result"), max_length=7, choices=RESULTS, blank=True)
+    termination = models.CharField(
+        _("termination"), max_length=10, choices=TERMINATIONS, blank=True
+    )
+    source = models.CharField(_("source"), max_length=9, choices=Source.choices, blank=True)
+    confirmed = models.BooleanField(_("confirmed"), default=True)
+    #: Optimistic locking of result entry: a form carries the version it showed.
+    version = models.PositiveIntegerField(default=0)
+    has_sheet = models.BooleanField(_("has a move sheet"), default=False)
+    sheet_plies = models.PositiveSmallIntegerField(default=0)
+    sheet_result = models.CharField(max_length=7, choices=RESULTS, blank=True)
+    sheet_termination = models.CharField(max_length=10, choices=TERMINATIONS, blank=True)
+
+    class Meta:
+        ordering = ["board", "number"]
+        verbose_name = _("game result")
+        verbose_name_plural = _("game results")
+        constraints = [
+            models.UniqueConstraint(fields=["board", "number"], name="game_result_unique"),
+            models.CheckConstraint(
+                condition=models.Q(number__in=[1, 2]), name="game_result_number_1_or_2"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.board} · {self.number}: {self.result or '*'}"
+
+    @property
+    def text(self) -> str:
+        """``1-0 resign``, or empty without a result (the history's words)."""
+        return f"{self.result} {self.termination}".strip()
+
+
+class ResultChange(models.Model):
+    """Who changed which game's result when, and from where (the result history)."""
+
+    game_result = models.ForeignKey(GameResult, on_delete=models.CASCADE, related_name="changes")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
     at = models.DateTimeField(auto_now_add=True)
     action = models.CharField(max_length=10)  # enter, correct, confirm, clear
-    #: Both games of a two-game pairing: "1/2-1/2 agreement; 1/2-1/2 agreement".
+    source = models.CharField(max_length=9, choices=GameResult.Source.choices, blank=True)
     old = models.CharField(max_length=60, blank=True)
     new = models.CharField(max_length=60, blank=True)
 
@@ -271,4 +317,4 @@ class ResultChange(models.Model):
         ordering = ["-at", "-pk"]
 
     def __str__(self) -> str:
-        return f"{self.board}: {self.old} → {self.new}"
+        return f"{self.game_result}: {self.old} → {self.new}"

@@ -18,8 +18,8 @@ from django.views.decorators.http import require_POST
 
 from common.permissions import organiser_required
 
-from . import forms, jobs, services
-from .models import TERMINATIONS, Board, RequestedBye, ResultChange, Round, Tournament
+from . import forms, jobs, selectors, services
+from .models import RESULTS, TERMINATIONS, RequestedBye, ResultChange, Round, Tournament
 from .tasks import pair_round_task
 
 PERM = "championship.change_tournament"
@@ -207,8 +207,7 @@ def pair_status(request: HttpRequest, slug: str) -> JsonResponse:
 @organiser
 def round_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     t = _t(slug)
-    rnd = get_object_or_404(Round, tournament=t, number=number)
-    conflicts: dict[int, Board] = {}
+    rnd = get_object_or_404(Round.objects.select_related("tournament"), tournament=t, number=number)
     if request.method == "POST":
         action = request.POST.get("action")
         try:
@@ -234,88 +233,84 @@ def round_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                     first=first, first_side=first_side, second=second, second_side=second_side
                 )
             elif action == "results":
-                saved = 0
-                post = request.POST
-                for board in rnd.boards.select_related("round__tournament").exclude(black=None):
-                    result = forms.posted_result(
-                        post, f"result-{board.pk}", board.result, forms.RESULT_CODES
-                    )
-                    termination = forms.posted_result(
-                        post, f"termination-{board.pk}", board.termination, forms.TERMINATION_CODES
-                    )
-                    result2 = forms.posted_result(
-                        post, f"result2-{board.pk}", board.result2, forms.RESULT_CODES
-                    )
-                    termination2 = forms.posted_result(
-                        post,
-                        f"termination2-{board.pk}",
-                        board.termination2,
-                        forms.TERMINATION_CODES,
-                    )
-                    version = forms.posted_version(post, f"version-{board.pk}", board.version)
-                    if None in (result, termination, result2, termination2, version):
-                        messages.error(
-                            request,
-                            _("Board %(n)d: choose the result and the termination from the lists.")
-                            % {"n": board.number},
-                        )
-                        continue
-                    wanted = (
-                        result,
-                        termination if result else "",
-                        result2,
-                        termination2 if result2 else "",
-                    )
-                    if wanted == (
-                        board.result,
-                        board.termination,
-                        board.result2,
-                        board.termination2,
-                    ):
-                        continue
-                    try:
-                        services.result_enter(
-                            board=board,
-                            result=result,
-                            termination=termination or "",
-                            result2=result2,
-                            termination2=termination2 or "",
-                            user=request.user,
-                            expected_version=version,
-                        )
-                        saved += 1
-                    except services.ConcurrentEdit as exc:
-                        conflicts[board.pk] = exc.board
-                        messages.warning(
-                            request, _("Board %(n)d: %(msg)s") % {"n": board.number, "msg": exc}
-                        )
-                    except services.ChampionshipError as exc:
-                        messages.error(
-                            request, _("Board %(n)d: %(msg)s") % {"n": board.number, "msg": exc}
-                        )
-                if saved:
-                    messages.success(request, _("%(n)d result(s) saved.") % {"n": saved})
+                refused = _save_results(request, rnd)
+                if refused is not None:
+                    return refused
             elif action == "confirm":
                 form = forms.BoardForm(request.POST, round=rnd)
                 if not form.is_valid():
                     raise services.ChampionshipError(_("Choose a board of this round."))
-                services.result_confirm(board=form.cleaned_data["board"], user=request.user)
+                services.game_results_confirm(board=form.cleaned_data["board"], user=request.user)
+                messages.success(request, _("The result is confirmed."))
             else:
                 raise services.ChampionshipError(_("Unknown action."))
         except services.ChampionshipError as exc:
             messages.error(request, str(exc))
-        if not conflicts:
-            return redirect("championship:round_manage", slug=slug, number=number)
+        return redirect("championship:round_manage", slug=slug, number=number)
+    return _round_page(request, rnd)
+
+
+def _save_results(request: HttpRequest, rnd: Round) -> HttpResponse | None:
+    """Save the results table: all changed games or none. None when saved (the caller
+    redirects); otherwise the page again with what was typed and why it was refused."""
+    boards = list(rnd.boards.exclude(black=None).order_by("number"))
+    for board in boards:
+        board.round = rnd  # the write door checks the round and its tournament
+    games = selectors.board_results(boards)
+    table = forms.ResultsTable(request.POST, boards=boards, games=games)
+    if not table.is_valid():
+        for message in table.problems:
+            messages.error(request, message)
+        return _round_page(request, rnd, typed=table.typed, status=400)
+    try:
+        saved = services.game_result_set(entries=table.entries, user=request.user)
+    except services.ResultsRefused as exc:
+        for board_number, _game, message in exc.problems:
+            messages.error(request, _("Board %(n)d: %(msg)s") % {"n": board_number, "msg": message})
+        return _round_page(
+            request,
+            rnd,
+            typed=table.typed,
+            conflicts=exc.conflicts,
+            status=409 if exc.conflicts else 400,
+        )
+    if saved:
+        messages.success(request, _("%(n)d result(s) saved.") % {"n": len(saved)})
+    else:
+        messages.info(request, _("No result was changed."))
+    return None
+
+
+def _round_page(
+    request: HttpRequest,
+    rnd: Round,
+    *,
+    typed: dict[int, tuple[str, str]] | None = None,
+    conflicts: dict[int, Any] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The round page; after a refused save the boxes show what was typed (``typed``: game
+    result id → (result, termination)) and games changed meanwhile are marked."""
+    t = rnd.tournament
     boards = list(rnd.boards.select_related("white", "black").order_by("number"))
-    results = _option_sets(Board._meta.get_field("result").choices)
+    results = _option_sets(RESULTS)
     terminations = _option_sets(TERMINATIONS)
+    games = selectors.board_results(boards)
+    typed = typed or {}
+    conflicts = conflicts or {}
     for b in boards:
-        b.result_options = results.get(b.result, results[""])  # type: ignore[attr-defined]
-        b.termination_options = terminations.get(b.termination, terminations[""])  # type: ignore[attr-defined]
-        b.result2_options = results.get(b.result2, results[""])  # type: ignore[attr-defined]
-        b.termination2_options = terminations.get(b.termination2, terminations[""])  # type: ignore[attr-defined]
+        b.game_rows = games.get(b.pk, [])  # type: ignore[attr-defined]
+        for g in b.game_rows:  # type: ignore[attr-defined]
+            result, termination = typed.get(g.pk, (g.result, g.termination))
+            g.result_options = results.get(result, results[""])
+            g.termination_options = terminations.get(termination, terminations[""])
+            g.conflict = conflicts.get(g.pk)
+        b.open = any(not g.result for g in b.game_rows)  # type: ignore[attr-defined]
+        b.unconfirmed = any(g.result and not g.confirmed for g in b.game_rows)  # type: ignore[attr-defined]
     warnings = services.edit_warnings(rnd) if rnd.status == Round.Status.DRAFT else []
-    history = ResultChange.objects.filter(board__round=rnd).select_related("board", "user")[:50]
+    history = ResultChange.objects.filter(game_result__board__round=rnd).select_related(
+        "game_result__board", "user"
+    )[:50]
     return render(
         request,
         "championship/manage_round.html",
@@ -324,7 +319,7 @@ def round_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "round": rnd,
             "boards": boards,
             "warnings": warnings,
-            "conflicts": conflicts,
             "history": history,
         },
+        status=status,
     )

@@ -3,10 +3,9 @@ player's games, exports. Thin: selectors do the reading (cached)."""
 
 from __future__ import annotations
 
-from functools import partial, wraps
+from functools import wraps
 from typing import Any
 
-import tablib
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
@@ -14,20 +13,18 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
-from . import html_tables, manager, pagecache, selectors
+from common.cache import anonymous, page_for
+from common.responses import version_json
+
+from . import exports, html_tables, manager, selectors, tables
 from .models import Board, Entrant, Round, Tournament
-from .pairing import TIEBREAKS, write_trf
+from .pairing import TIEBREAKS
 
 TB = {t.key: t for t in TIEBREAKS}
 
 
 def _tournament(slug: str) -> Tournament:
     return get_object_or_404(Tournament, slug=slug)
-
-
-class _NotCacheable(Exception):
-    def __init__(self, response: HttpResponse) -> None:
-        self.response = response
 
 
 def _page_query(request: HttpRequest) -> str:
@@ -37,78 +34,44 @@ def _page_query(request: HttpRequest) -> str:
     return value if value.isdigit() else ""
 
 
-def anonymous_cache(view: Any, round_keyed: bool = False) -> Any:
-    """Whole public pages for anonymous visitors, cached under the tournament's version (so a
-    new result or round shows at once) and language. Organisers, exports and visitors with a
-    pending message get the page rendered for them, from the newest version only."""
+def public_page(view: Any) -> Any:
+    """A public page of a tournament: for anonymous visitors the whole page is kept under the
+    tournament's version, language and address (a write makes a new version, so a new result
+    shows at once). Organisers, downloads and visitors with a pending message get it rendered
+    for them."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
-        if (
-            request.method not in ("GET", "HEAD")
-            or request.GET.get("format")
-            or "messages" in request.COOKIES
-            or request.user.is_authenticated
-        ):
-            with selectors.fresh():
-                return view(request, slug, *args, **kwargs)  # type: ignore[no-any-return]
-        # Only the id and version are needed to find the page; the view reads the whole
-        # tournament if the page has to be rendered.
-        t = selectors.tournament_key(slug)
+        if not anonymous(request) or request.GET.get("format"):
+            return view(request, slug, *args, **kwargs)  # type: ignore[no-any-return]
+        t = selectors.tournament_key(slug)  # one query: what the key needs
         if t is None:
             raise Http404
-
-        def render_now() -> pagecache.Page:
-            response = view(request, slug, *args, **kwargs)
-            if response.status_code != 200:
-                raise _NotCacheable(response)
-            return pagecache.page(response.content, response["Content-Type"])
-
-        version = None
-        if round_keyed:
-            # A round's pairings change only with that round: other rounds' results do not
-            # invalidate them.
-            number = kwargs.get("number")
-            rounds = selectors.round_versions(t)
-            # ... but a newly published round changes the round buttons on every page.
-            version = f"r{number}.{rounds.get(number, 'x')}.{len(rounds)}"
-        try:
-            page = selectors.cached(
-                t,
-                f"{pagecache.FORMAT}:{get_language()}:{request.path}:{_page_query(request)}",
-                render_now,
-                version,
-                in_memory=True,
-            )
-        except _NotCacheable as exc:
-            return exc.response
-        return pagecache.respond(request, page)
+        key = f"t{t.pk}:v{t.version}:{get_language()}:{request.path}:{_page_query(request)}"
+        return page_for(request, key, lambda: view(request, slug, *args, **kwargs))
 
     return wrapper
 
 
 def _context(t: Tournament, **extra: Any) -> dict[str, Any]:
-    rounds = selectors.published_rounds(t)
     return {
         "tournament": t,
-        "rounds": rounds,
+        "rounds": tables.published_rounds(t),
         "tiebreak_columns": [TB[k] for k in t.tiebreak_order if k in TB],
         "poll_seconds": settings.LIVE_POLL_SECONDS,
-        # The version the page shows: none if it shows a previous version's tables (computed
-        # meanwhile by the worker), so that its live reload fetches the new ones.
-        "page_version": "" if selectors.served_stale() else t.version,
+        "page_version": t.version,
         **extra,
     }
 
 
-@anonymous_cache
+@public_page
 def overview(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(slug)
-    rows = selectors.top_rows(t)
+    rows = tables.top(t)
     return render(request, "championship/t_overview.html", _context(t, top=rows))
 
 
-@anonymous_cache
+@public_page
 def players(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(slug)
     entrants = list(t.entrants.exclude(starting_number=None).order_by("starting_number"))
@@ -117,22 +80,14 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "championship/t_players.html", _context(t, entrants=entrants))
 
 
-@anonymous_cache
+@public_page
 def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     t = _tournament(slug)
     entrant = get_object_or_404(Entrant, tournament=t, pk=pk)
     games = selectors.entrant_games(t, entrant)
-    rows = {r.number: r for r in selectors.standings_rows(t)}
+    rows = {r.number: r for r in tables.standings(t)}
     two = t.games_per_pairing == 2
-    from games.models import Game
-
-    sheets: dict[int, list[tuple[int, int]]] = {}
-    for board_id, number, pk in (
-        Game.objects.filter(board__in=games)
-        .values_list("board_id", "number", "pk")
-        .order_by("number")
-    ):
-        sheets.setdefault(board_id, []).append((number, pk))
+    results = selectors.board_results(games)
     lines = []
     for b in games:
         if b.black_id is None:
@@ -148,10 +103,9 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             continue
         white = b.white_id == entrant.pk
         opponent = b.black if white else b.white
+        played = results.get(b.pk, [])
         # The pairing's score as in the crosstable (with two games: the mini-match).
-        pair = manager.codes(
-            b.black_id, b.bye, b.result, b.termination, b.result2, b.termination2, two
-        )
+        pair = manager.codes(b.black_id, b.bye, [(g.result, g.termination) for g in played], two)
         lines.append(
             {
                 "round": b.round.number,
@@ -159,15 +113,8 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                 "opponent": opponent,
                 "colour": "w" if white else "b",
                 "score": selectors.RESULT_SYMBOLS.get(pair[0 if white else 1] or "*", ""),
-                "terminations": [
-                    str(name)
-                    for name in (
-                        b.get_termination_display(),
-                        b.get_termination2_display() if two else "",
-                    )
-                    if name
-                ],
-                "games": sheets.get(b.pk, []),
+                "terminations": [str(g.get_termination_display()) for g in played if g.termination],
+                "games": [g.number for g in played if g.has_sheet],
             }
         )
     return render(
@@ -177,36 +124,36 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     )
 
 
-@partial(anonymous_cache, round_keyed=True)
+@public_page
 def pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     t = _tournament(slug)
-    if number not in selectors.published_rounds(t):
+    if number not in tables.published_rounds(t):
         raise Http404(_("This round is not published yet."))
-    # Lazy: the rows are read only when the cached table fragment is missing.
-    boards = (
+    boards = list(
         Board.objects.filter(
             round__tournament=t, round__number=number, round__status=Round.Status.PUBLISHED
         )
         .select_related("white", "black")
         .order_by("number")
     )
+    results = selectors.board_results(boards)
+    for b in boards:
+        b.game_rows = results.get(b.pk, [])  # type: ignore[attr-defined]
     return render(
         request,
         "championship/t_pairings.html",
-        _context(
-            t, boards=boards, number=number, round_version=selectors.round_versions(t)[number]
-        ),
+        _context(t, boards=boards, number=number),
     )
 
 
-@anonymous_cache
+@public_page
 def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(slug)
     upto = request.GET.get("round")
     upto_n = int(upto) if upto and upto.isdigit() else None
     fmt = request.GET.get("format")
     if fmt in ("csv", "xlsx"):
-        return _export_standings(t, selectors.standings_rows(t, upto_n), fmt)
+        return exports.standings(t, tables.standings(t, upto_n), fmt)
     two = t.games_per_pairing == 2
     body, empty = html_tables.standings_table(t, upto_n)
     return render(
@@ -216,62 +163,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _standings_dataset(t: Tournament, rows: list[Any]) -> tablib.Dataset:
-    cols = [TB[k] for k in t.tiebreak_order if k in TB]
-    data = tablib.Dataset(
-        headers=[
-            _("Rank"),
-            _("No."),
-            _("Name"),
-            _("Club"),
-            _("Points"),
-            _("Games"),
-            _("Wins"),
-            _("Draws"),
-            _("Losses"),
-            _("Lost on time"),
-            _("Unplayed"),
-            *[c.abbreviation for c in cols],
-        ]
-    )
-    for r in rows:
-        data.append(
-            [
-                r.rank,
-                r.number,
-                r.name,
-                r.club,
-                float(r.points),
-                r.games,
-                r.wins,
-                r.draws,
-                r.losses,
-                r.time_losses,
-                r.unplayed,
-                *[r.tiebreaks.get(c.key, 0) for c in cols],
-            ]
-        )
-    return data
-
-
-def _export_standings(t: Tournament, rows: list[Any], fmt: str) -> HttpResponse:
-    data = _standings_dataset(t, rows)
-    return _download(data, fmt, f"standings-{t.slug}")
-
-
-def _download(data: tablib.Dataset, fmt: str, name: str) -> HttpResponse:
-    if fmt == "csv":
-        response = HttpResponse(data.export("csv"), content_type="text/csv; charset=utf-8")
-    else:
-        response = HttpResponse(
-            data.export("xlsx"),
-            content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-        )
-    response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
-    return response
-
-
-@anonymous_cache
+@public_page
 def crosstable_page(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(slug)
     fmt = request.GET.get("format")
@@ -281,35 +173,12 @@ def crosstable_page(request: HttpRequest, slug: str) -> HttpResponse:
             "championship/t_crosstable.html",
             _context(t, body=html_tables.crosstable_table(t)),
         )
-    rows = selectors.crosstable(t)
-    n = max((len(r.cells) for r in rows), default=0)
-    data = tablib.Dataset(
-        headers=[_("Rank"), _("Name"), *[str(i) for i in range(1, n + 1)], _("Points")]
-    )
-    for r in rows:
-        cells = [f"{c['opponent'] or ''}{c['colour']}{c['result']}" for c in r.cells]
-        data.append([r.row.rank, r.row.name, *cells, *[""] * (n - len(cells)), float(r.row.points)])
-    return _download(data, fmt, f"crosstable-{t.slug}")
+    return exports.crosstable(t, tables.crosstable(t), fmt)
 
 
 def trf_export(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(slug)
-    return text_download(write_trf(selectors.published_data(t)), f"{t.slug}.trf")
-
-
-def text_download(text: str, name: str) -> HttpResponse:
-    """A UTF-8 text file to save (TRF, game records)."""
-    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{name}"'
-    return response
-
-
-def version_json(rows: Any) -> JsonResponse:
-    """``{"version": n}`` of the one row of ``rows`` (a queryset), or 404."""
-    value = rows.values_list("version", flat=True).first()
-    if value is None:
-        raise Http404
-    return JsonResponse({"version": value})
+    return exports.trf(t, tables.data(t))
 
 
 @never_cache

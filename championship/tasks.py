@@ -7,7 +7,7 @@ from typing import Any
 
 from celery import shared_task
 
-from . import jobs, selectors, services
+from . import jobs, services, tables
 from .models import Tournament
 
 log = logging.getLogger(__name__)
@@ -39,5 +39,5 @@ def pair_round_task(tournament_id: int, job_id: str) -> dict[str, Any]:
 
 @shared_task
 def warm_public_pages_task(tournament_id: int) -> None:
-    """Recompute the standings, crosstable and leaders after a result (see selectors.warm)."""
-    selectors.warm(tournament_id)
+    """Recompute the standings, crosstable and leaders after a result (see tables.warm)."""
+    tables.warm(tournament_id)

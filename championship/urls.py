@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+import common.converters  # noqa: F401  - registers <id:…> before the apps' URLs are read
 from common.login import LoginView
 
 from . import views
@@ -12,7 +13,7 @@ urlpatterns = [
     path("lang/<str:code>/", views.switch_language, name="switch_language"),
     path("tournaments/<slug:slug>/", views.tournament_detail, name="tournament_detail"),
     path("t/<slug:slug>/", include("championship.urls_tournament")),
-    path("games/", include("games.urls")),
+    path("", include("games.urls")),
     path("", include("registrations.urls")),
     path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -1,4 +1,5 @@
-"""Demo games: whole sheets played by the engine, for the demo tournament and benchmarks.
+"""Demo data: a running Swiss whose every game has a whole sheet played by the engine (for
+``seed_demo``, the tests and the benchmarks), and the sheets themselves.
 
 The stronger player races home (the play that brings most checkers home and the fewest pips
 left), the weaker one picks a playable card and a play at random; clocks tick by a few
@@ -8,12 +9,74 @@ seconds a turn. Organiser terminations are entered part-way through.
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 from typing import Any
 
+from django.db import transaction
+from django.utils import timezone
+
+from championship import services as championship
+from championship.models import Board, Entrant, Tournament
+
+from .clock import clock_text
 from .engine import BLACK, WHITE, legal_plays, playable_cards
 from .engine.core import PHASE_PLIES, State
 from .engine.game import Game as EngineGame
-from .services import clock_text, termination_side
+from .models import Game, Turn
+from .selectors import sheet_facts
+from .services import termination_side
+
+FIRST = [
+    "Анна",
+    "Павел",
+    "Olga",
+    "Dmitri",
+    "Мария",
+    "Sam",
+    "Игорь",
+    "Lena",
+    "Алексей",
+    "Chris",
+    "Наталья",
+    "Victor",
+    "Юлия",
+    "Marco",
+    "Сергей",
+    "Priya",
+    "Татьяна",
+    "Omar",
+    "Ирина",
+    "Kevin",
+]
+LAST = [
+    "Иванов",
+    "Petrov",
+    "Смирнов",
+    "Kuznetsov",
+    "Волков",
+    "Patel",
+    "Соколов",
+    "Chen",
+    "Морозов",
+    "Novak",
+    "Лебедев",
+    "Singh",
+    "Козлов",
+    "Rossi",
+    "Попов",
+    "Kim",
+    "Федоров",
+    "Haddad",
+]
+CLUBS = [
+    "Toronto",
+    "Mississauga",
+    "North York",
+    "Richmond Hill",
+    "Markham",
+    "Scarborough",
+    "Etobicoke",
+]
 
 ORGANISER_ENDS = ("time", "resign", "agreement")
 
@@ -94,3 +157,98 @@ def game_rows(eg: EngineGame) -> dict[str, Any]:
         "termination": eg.terminated.termination if eg.terminated else "",
         "termination_side": termination_side(eg),
     }
+
+
+def create_running_swiss(
+    *,
+    slug: str,
+    players: int,
+    rounds: int,
+    seed: int = 1,
+    name: str | None = None,
+    unfinished_last: bool = True,
+    total_rounds: int | None = None,
+) -> Tournament:
+    """(Re)create a Swiss with ``players`` entrants and ``rounds`` rounds paired by the engine and
+    published, with results in which every termination appears; with ``unfinished_last`` the
+    last round is still being played (half its results in)."""
+    rng = random.Random(seed)
+    Tournament.objects.filter(slug=slug).delete()
+    today = timezone.localdate()
+    t = Tournament.objects.create(
+        name=name or f"Demo Swiss ({players} players)",
+        slug=slug,
+        venue="Toronto",
+        starts_on=today - timedelta(days=1),
+        ends_on=today + timedelta(days=1),
+        registration_open=False,
+        system=Tournament.System.SWISS,
+        rounds=total_rounds or max(rounds + 2, 7),
+        status=Tournament.Status.RUNNING,
+    )
+    Entrant.objects.bulk_create(
+        Entrant(
+            tournament=t,
+            name=f"{rng.choice(FIRST)} {rng.choice(LAST)} {i + 1}",
+            club=rng.choice(CLUBS),
+            rating=max(800, int(rng.gauss(1600, 250))),
+            checked_in=True,
+        )
+        for i in range(players)
+    )
+    # Every termination appears (the first results take one each), then a realistic mix.
+    # Every game has its whole sheet, played by the rules engine; the result follows from it.
+    forced = ["home", "blocked", "time", "cards", "resign", "agreement", "forfeit"]
+    for number in range(1, rounds + 1):
+        rnd = championship.round_pair_next(tournament=t)
+        championship.round_publish(round=rnd)
+        boards = list(rnd.boards.select_related("white", "black").exclude(black=None))
+        last = number == rounds and unfinished_last and rounds > 1
+        played = []
+        for i, b in enumerate(boards):
+            if last and i % 2:
+                played.append((b, _game(b, rng, None, stop_at=rng.randint(4, 50))))
+                continue
+            played.append((b, _game(b, rng, forced.pop(0) if forced else None)))
+        _store(t, played)
+        t.refresh_from_db()
+    return t
+
+
+def _game(b: Board, rng: random.Random, termination: str | None, stop_at: int | None = None) -> Any:
+    if termination is None and stop_at is None:
+        roll = rng.random()
+        termination = (
+            "forfeit"
+            if roll < 0.02
+            else "resign"
+            if roll < 0.1
+            else "time"
+            if roll < 0.14
+            else "agreement"
+            if roll < 0.17
+            else None
+        )
+    stronger = b.white if (b.white.rating or 0) >= (b.black.rating or 0) else b.black
+    strong = None if rng.random() < 0.15 else ("white" if stronger == b.white else "black")
+    return play_game(rng, strong=strong, termination=termination, stop_at=stop_at)
+
+
+def _store(t: Tournament, played: list[tuple[Board, EngineGame]]) -> None:
+    """Games and turns in a few queries; each game's result through the championship's
+    write door, as a sheet gives it."""
+
+    with transaction.atomic():
+        stored = Game.objects.bulk_create(
+            Game(board=b, number=1, event=t.name, **game_rows(eg)) for b, eg in played
+        )
+        Turn.objects.bulk_create(
+            Turn(game=g, ply=turn.ply, text=turn.text, clock=turn.clock or "")
+            for g, (_b, eg) in zip(stored, played, strict=True)
+            for turn in eg.turns
+        )
+        for b, eg in played:
+            plies, outcome = sheet_facts(eg)
+            championship.game_result_sheet_set(
+                board=b, number=1, plies=plies, outcome=outcome, user=None
+            )

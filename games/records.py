@@ -5,7 +5,7 @@ from __future__ import annotations
 from .engine.game import Game as EngineGame
 from .engine.record import format_record
 from .models import Game, Turn
-from .services import names, replay
+from .selectors import names, replay
 
 
 def tags(game: Game) -> list[tuple[str, str]]:

@@ -5,14 +5,18 @@ from . import views
 app_name = "games"
 
 urlpatterns = [
-    path("", views.game_list, name="list"),
-    path("new/", views.new_game, name="new"),
-    path("board/<int:board>/<int:number>/", views.board_game, name="board_game"),
-    path("<int:pk>/", views.detail, name="detail"),
-    path("<int:pk>/version.json", views.version, name="version"),
-    path("<int:pk>/record.nrd", views.record, name="record"),
-    path("<int:pk>/sheet/", views.sheet, name="sheet"),
-    path("<int:pk>/clock/", views.clock_page, name="clock"),
-    path("<int:pk>/clock/state.json", views.clock_state, name="clock_state"),
-    path("<int:pk>/clock/action/", views.clock_action, name="clock_action"),
+    path("games/", views.game_list, name="list"),
+    path("games/new/", views.new_game, name="new"),
+    path("games/board/<id:board>/<id:number>/", views.board_game, name="board_game"),
+    path("games/pairing/<id:board>/<id:number>/", views.pairing_game, name="pairing"),
+    path("games/<id:pk>/", views.detail, name="detail"),
+    path("games/<id:pk>/version.json", views.version, name="version"),
+    path("games/<id:pk>/record.nrd", views.record, name="record"),
+    path("games/<id:pk>/sheet/", views.sheet, name="sheet"),
+    path("games/<id:pk>/clock/", views.clock_page, name="clock"),
+    path("games/<id:pk>/clock/state.json", views.clock_state, name="clock_state"),
+    path("games/<id:pk>/clock/action/", views.clock_action, name="clock_action"),
+    # A tournament's recorded games (the tournament's pages link here by these names).
+    path("t/<slug:slug>/games.nrd", views.tournament_records, name="tournament_records"),
+    path("t/<slug:slug>/games/<id:number>.nrd", views.tournament_records, name="round_records"),
 ]

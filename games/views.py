@@ -7,7 +7,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.core.cache import cache
 from django.db.models import Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -17,12 +16,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from championship import pagecache
 from championship.models import Board, Round, Tournament
-from championship.public_views import text_download, version_json
+from common.cache import anonymous, page_for
 from common.permissions import organiser_required
+from common.responses import text_download, version_json
 
-from . import board_svg, records, services
+from . import board_svg, records, selectors, services
+from .clock import Clock, clock_text
 from .engine import BLACK, WHITE, card_text, playable_cards
 from .engine.clicks import click_plays as engine_click_plays
 from .engine.core import CARDS, hand_text
@@ -31,7 +31,6 @@ from .messages import SIDE_NAMES, TERMINATION_NAMES
 from .models import ORGANISER_TERMINATIONS, Game, Turn
 
 PERM = "games.change_game"
-PAGE_SECONDS = 3600
 
 
 #: Anonymous visitors go to the login page; users without the permission get 403.
@@ -80,7 +79,7 @@ def click_plays(eg: EngineGame) -> dict[str, list[dict[str, Any]]]:
     }
 
 
-def _side_info(eg: EngineGame, side: str, clock: services.Clock | None) -> dict[str, Any]:
+def _side_info(eg: EngineGame, side: str, clock: Clock | None) -> dict[str, Any]:
     state = eg.state
     mover = state.to_move == side and eg.outcome is None
     playable = set(playable_cards(state)) if mover and not eg.adjourned else None
@@ -93,15 +92,15 @@ def _side_info(eg: EngineGame, side: str, clock: services.Clock | None) -> dict[
         "bar": state.board(side)[25],
         "to_move": mover,
         "clock_ms": clock.left(side) if clock else None,
-        "clock": services.clock_text(clock.left(side)) if clock else "",
+        "clock": clock_text(clock.left(side)) if clock else "",
         "running": bool(clock and clock.running == side),
     }
 
 
 def game_context(game: Game, turns: list[Turn], eg: EngineGame | None = None) -> dict[str, Any]:
-    eg = eg or services.replay(game, turns)
-    white, black = services.names(game)
-    clock = services.clock(game, eg)
+    eg = eg or selectors.replay(game, turns)
+    white, black = selectors.names(game)
+    clock = selectors.clock(game, eg)
     outcome = eg.outcome
     state = eg.state
     return {
@@ -153,31 +152,29 @@ def _ply_frames(eg: EngineGame) -> list[dict[str, Any]]:
 # --- Public pages -------------------------------------------------------------------------
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The public game page: replay with buttons and arrow keys; reloads itself while the
-    game goes on. Rendered once per game version and language for every visitor."""
+    game goes on. Kept whole for anonymous visitors per version of the game and (for a
+    pairing's game: names, a result entered by hand) of its tournament."""
     game = _public_game(pk)
-    key = f"game:{pagecache.FORMAT}:{game.pk}:v{game.version}:{get_language()}"
-    anonymous = not request.user.is_authenticated and "messages" not in request.COOKIES
-    if anonymous:
-        cached = cache.get(key)
-        if cached is not None:
-            return pagecache.respond(request, cached)
-    turns = _turns(game)
-    eg = services.replay(game, turns)
-    context = game_context(game, turns, eg)
-    frames = _ply_frames(eg)
-    context.update(
-        frames=frames,
-        last_frame=frames[-1],
-        poll_seconds=settings.LIVE_POLL_SECONDS,
-        live=eg.outcome is None and not game.adjourned,
-        can_manage=request.user.has_perm(PERM),
-    )
-    response = render(request, "games/detail.html", context)
-    if anonymous:
-        page = pagecache.page(response.content, response["Content-Type"])
-        cache.set(key, page, PAGE_SECONDS)
-        return pagecache.respond(request, page)
-    return response
+
+    def render_page() -> HttpResponse:
+        turns = _turns(game)
+        eg = selectors.replay(game, turns)
+        context = game_context(game, turns, eg)
+        frames = _ply_frames(eg)
+        context.update(
+            frames=frames,
+            last_frame=frames[-1],
+            poll_seconds=settings.LIVE_POLL_SECONDS,
+            live=eg.outcome is None and not game.adjourned,
+            can_manage=request.user.has_perm(PERM),
+        )
+        return render(request, "games/detail.html", context)
+
+    if not anonymous(request):
+        return render_page()
+    tournament = game.board.round.tournament.version if game.board else ""
+    key = f"game{game.pk}:v{game.version}:t{tournament}:{get_language()}"
+    return page_for(request, key, render_page)
 
 
 @never_cache
@@ -272,6 +269,15 @@ def board_game(request: HttpRequest, board: int, number: int) -> HttpResponse:
     except services.GameError as exc:
         raise Http404(str(exc)) from None
     return redirect("games:sheet", pk=game.pk)
+
+
+def pairing_game(request: HttpRequest, board: int, number: int) -> HttpResponse:
+    """The public page of game ``number`` of a pairing (the tournament's pages link here by the
+    board, without knowing the games)."""
+    game = get_object_or_404(
+        Game, board_id=board, number=number, board__round__status=Round.Status.PUBLISHED
+    )
+    return redirect("games:detail", pk=game.pk)
 
 
 # --- The organisers' move sheet -----------------------------------------------------------
@@ -379,8 +385,8 @@ def clock_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _clock_state(game: Game) -> dict[str, Any]:
-    eg = services.replay(game)
-    c = services.clock(game, eg)
+    eg = selectors.replay(game)
+    c = selectors.clock(game, eg)
     return {
         "version": game.version,
         "ply": eg.ply,

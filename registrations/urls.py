@@ -12,15 +12,15 @@ urlpatterns = [
     path("registration/manage/<str:token>/withdraw/", views.withdraw, name="withdraw"),
     path("registration/manage/<str:token>/reenter/", views.reenter, name="reenter"),
     path("master-class/", views.masterclass_list, name="masterclass_list"),
-    path("master-class/<int:pk>/signup/", views.masterclass_signup, name="signup"),
+    path("master-class/<id:pk>/signup/", views.masterclass_signup, name="signup"),
     path("master-class/done/", views.signup_done, name="signup_done"),
     path("master-class/cancel/<str:token>/", views.signup_cancel, name="signup_cancel"),
     # Organisers
     path("tournaments/<slug:slug>/registrations/", organiser_views.registration_list, name="list"),
-    path("organiser/registrations/<int:pk>/check-in/", organiser_views.check_in, name="check_in"),
+    path("organiser/registrations/<id:pk>/check-in/", organiser_views.check_in, name="check_in"),
     path(
-        "organiser/master-class/<int:pk>/signups/", organiser_views.signup_list, name="signup_list"
+        "organiser/master-class/<id:pk>/signups/", organiser_views.signup_list, name="signup_list"
     ),
-    path("organiser/master-class/<int:pk>/roster/", organiser_views.roster, name="roster"),
+    path("organiser/master-class/<id:pk>/roster/", organiser_views.roster, name="roster"),
     path("organiser/people/", organiser_views.person, name="person"),
 ]

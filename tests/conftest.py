@@ -7,7 +7,6 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from championship.models import Tournament
-from championship.pagecache import recent
 from registrations.models import MasterClassSession, Registration
 
 
@@ -16,10 +15,8 @@ def _isolation(settings):  # type: ignore[no-untyped-def]
     """Each test starts with an empty cache and without rate limiting (one test turns it on)."""
     settings.RATELIMIT_ENABLE = False
     cache.clear()
-    recent.clear()
     yield
     cache.clear()
-    recent.clear()
 
 
 @pytest.fixture

@@ -28,9 +28,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from championship.apps import ORGANISERS_GROUP
-from championship.demo import create_running_swiss
 from championship.models import Tournament
 from championship.services import round_pair_next
+from games.demo import create_running_swiss
 from games.models import Game
 from registrations import tokens
 from registrations.models import MasterClassSignup, Registration
@@ -92,6 +92,7 @@ PLAUSIBLE = {
 #: Path values for each converter besides the valid ones.
 PATH_VALUES = {
     "int": ["0", "99999999999999999999", "2147483648"],
+    "id": ["0", "99999999999999999999", "999999999999999999", "2147483648"],
     "slug": ["x" * 300, "no-such-thing"],
     "str": ["%00", "x" * 2000, "%FF%FE", "<b>", "a.b.c"],
     "path": ["%00", "x/../y"],
@@ -270,7 +271,8 @@ def _urls(world: dict[str, Any]) -> tuple[list[str], list[str]]:
     hostile ones (each parameter in turn given hostile values)."""
     root = Client()
     root.force_login(world["users"]["root"])
-    pools = {"int": [str(i) for i in world["ints"]], "slug": world["slugs"], "str": world["strs"]}
+    ints = [str(i) for i in world["ints"]]
+    pools = {"int": ints, "id": ints, "slug": world["slugs"], "str": world["strs"]}
     valid: list[str] = []
     hostile: list[str] = []
     for route, params in _patterns(get_resolver().url_patterns):

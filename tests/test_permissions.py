@@ -10,8 +10,8 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
 from championship.apps import ORGANISERS_GROUP
-from championship.demo import create_running_swiss
 from championship.models import Tournament
+from games.demo import create_running_swiss
 from games.models import Game
 from registrations import tokens
 from registrations.models import MasterClassSignup, Registration
@@ -138,8 +138,9 @@ def test_every_url_by_role():
         "championship:pair_next": ("/t/sw/manage/pair/", 405, 405, 405, 405),
         "championship:pair_status": ("/t/sw/manage/pair/status.json", LOGIN, DENIED, OK, OK),
         "championship:round_manage": ("/t/sw/manage/round/1/", LOGIN, DENIED, OK, OK),
-        "championship:games_all": ("/t/sw/games.nrd", OK, OK, OK, OK),
-        "championship:games_round": ("/t/sw/games/1.nrd", OK, OK, OK, OK),
+        "games:tournament_records": ("/t/sw/games.nrd", OK, OK, OK, OK),
+        "games:round_records": ("/t/sw/games/1.nrd", OK, OK, OK, OK),
+        "games:pairing": (f"/games/pairing/{board.pk}/1/", 302, 302, 302, 302),
         "games:list": ("/games/", OK, OK, OK, OK),
         "games:new": ("/games/new/", 405, 405, 405, 405),
         "games:board_game": (f"/games/board/{board.pk}/1/", LOGIN, DENIED, 302, 302),
@@ -231,7 +232,7 @@ def test_no_contacts_on_any_page_or_export_a_visitor_can_reach(client: Client) -
         if url in seen:
             continue
         seen.add(url)
-        response = client.get(url)
+        response = client.get(url, follow=True)  # a game of a pairing redirects to its page
         if response.status_code != 200:
             continue
         body = response.content
@@ -251,6 +252,6 @@ def test_no_contacts_on_any_page_or_export_a_visitor_can_reach(client: Client) -
                 todo.append(link)
     # The walk did reach the players, games and downloads (not a walk of one page).
     assert any(u.startswith("/t/pd/players/") and u != "/t/pd/players/" for u in seen)
-    assert any(re.fullmatch(r"/games/\d+/", u) for u in seen)
+    assert any(re.fullmatch(r"/games/pairing/\d+/\d+/", u) for u in seen)
     assert any(u.endswith(".nrd") for u in seen) and "/t/pd/export.trf" in seen
     assert {"text/html", "text/csv"} <= kinds, kinds

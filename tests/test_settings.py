@@ -63,7 +63,7 @@ def test_environment_switches_to_postgresql_redis_and_smtp() -> None:
     ).stdout.split()
     assert out == [
         "django.db.backends.postgresql",
-        "championship.cache.ResilientRedisCache",
+        "django_redis.cache.RedisCache",
         "redis://127.0.0.1:6379/3",
         "False",
         "django.core.mail.backends.smtp.EmailBackend",

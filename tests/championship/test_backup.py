@@ -9,10 +9,10 @@ from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from championship import services
-from championship.demo import create_running_swiss
-from championship.models import Board, ResultChange, Tournament
+from championship.models import Board, GameResult, ResultChange, Tournament
+from games.demo import create_running_swiss
 from registrations.models import MasterClassSession, MasterClassSignup, Registration
+from tests.championship.results import enter, value
 
 pytestmark = pytest.mark.django_db
 
@@ -32,10 +32,10 @@ def wipe() -> None:
 def test_export_restore_export_is_byte_identical(tmp_path: Path) -> None:
     t = create_running_swiss(slug="bk", players=9, rounds=3)
     user = User.objects.create_user("org")
-    board = Board.objects.filter(round__tournament=t, result="").exclude(black=None).first()
-    services.result_enter(
-        board=board, result="0-1", termination="time", user=user, expected_version=board.version
+    board = (
+        Board.objects.filter(round__tournament=t, results__result="").exclude(black=None).first()
     )
+    enter(board, "0-1", "resign", user=user)  # an unfinished game, its sheet stays
     reg = Registration.objects.create(
         tournament=t,
         name="Анна",
@@ -67,11 +67,12 @@ def test_export_restore_export_is_byte_identical(tmp_path: Path) -> None:
     call_command("export_tournament", "bk", str(second))
     assert first.read_bytes() == second.read_bytes()
     restored = Tournament.objects.get(slug="bk")
-    assert Board.objects.filter(round__tournament=restored, termination="time").exists()
-    assert ResultChange.objects.get().user == user
-    # The move sheets came back: every played game replays to its board's result.
+    entered = GameResult.objects.get(board__round__tournament=restored, source="organiser")
+    assert (entered.result, entered.termination) == ("0-1", "resign")
+    assert ResultChange.objects.get(source="organiser").user == user
+    # The move sheets came back: every game replays to its pairing's result.
     from games.models import Game
-    from games.services import replay
+    from games.selectors import replay
 
     games = Game.objects.filter(board__round__tournament=restored)
     assert (
@@ -80,9 +81,7 @@ def test_export_restore_export_is_byte_identical(tmp_path: Path) -> None:
     )
     for game in games.select_related("board"):
         eg = replay(game)
-        assert (game.board.result, game.board.termination) == (
-            (eg.result, eg.termination) if eg.outcome else ("", "")
-        )
+        assert value(game.board) == ((eg.result, eg.termination) if eg.outcome else ("", ""))
     with pytest.raises(CommandError, match="already has"):
         call_command("restore_tournament", str(first))
     bad = tmp_path / "bad.json"
@@ -105,3 +104,49 @@ def test_a_backup_with_a_bad_slug_is_refused(tmp_path: Path, slug: str) -> None:
     with pytest.raises(CommandError, match="is not a slug"):
         call_command("restore_tournament", str(path))
     assert not Tournament.objects.exists()
+
+
+def test_a_backup_made_before_game_results_restores_its_results(tmp_path: Path) -> None:
+    """Backups of the first format kept results on the boards (result, termination, result2,
+    termination2, confirmed, version) with the board's history: they restore into game
+    results, nothing lost."""
+    import json
+
+    create_running_swiss(slug="old", players=6, rounds=2, unfinished_last=False)
+    path = tmp_path / "new.json"
+    call_command("export_tournament", "old", str(path))
+    data = json.loads(path.read_text())
+    expected = {}
+    for rnd in data["rounds"]:
+        for board in rnd["boards"]:
+            if board["black"] is None:
+                continue
+            (game,) = board.pop("results")
+            board.update(
+                result=game["result"],
+                termination=game["termination"],
+                result2="",
+                termination2="",
+                confirmed=game["confirmed"],
+                version=game["version"],
+                changes=[
+                    {k: c[k] for k in ("user", "at", "action", "old", "new")}
+                    for c in game["changes"]
+                ],
+            )
+            expected[(rnd["number"], board["number"])] = (game["result"], game["termination"])
+    data["format"] = "modern-nardy-tournament/1"
+    wipe()
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(data))
+    call_command("restore_tournament", str(old))
+    restored = {
+        (g.board.round.number, g.board.number): (g.result, g.termination)
+        for g in GameResult.objects.filter(board__round__tournament__slug="old").select_related(
+            "board__round"
+        )
+    }
+    assert restored == expected and len(expected) >= 5
+    assert ResultChange.objects.filter(
+        game_result__board__round__tournament__slug="old"
+    ).count() == sum(len(b.get("changes", [])) for r in data["rounds"] for b in r["boards"])

@@ -11,8 +11,8 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from championship.management.commands.seed_demo import ORGANISER_PASSWORD
 from championship.models import Tournament
+from games.management.commands.seed_demo import ORGANISER_PASSWORD
 
 pytestmark = pytest.mark.django_db
 

@@ -10,10 +10,19 @@ from django.test import Client
 from django.utils import timezone
 
 from championship import services
-from championship.demo import create_running_swiss
-from championship.models import Board, Entrant, RequestedBye, ResultChange, Round, Tournament
-from championship.selectors import standings_rows
+from championship.models import (
+    Board,
+    Entrant,
+    GameResult,
+    RequestedBye,
+    ResultChange,
+    Round,
+    Tournament,
+)
+from championship.tables import standings as standings_rows
+from games.demo import create_running_swiss
 from registrations.models import Registration
+from tests.championship.results import enter, result_of, value
 
 pytestmark = pytest.mark.django_db
 
@@ -38,9 +47,7 @@ def make(system: str = "swiss", n: int = 6, rounds: int = 3, **extra: object) ->
 def finish(rnd: Round, result: str = "1-0", termination: str = "home") -> None:
     services.round_publish(round=rnd)
     for b in rnd.boards.exclude(black=None):
-        services.result_enter(
-            board=b, result=result, termination=termination, user=None, expected_version=b.version
-        )
+        enter(b, result, termination)
 
 
 def test_round_one_numbers_by_rating_and_pairs_top_half_against_bottom_half() -> None:
@@ -129,48 +136,58 @@ def test_result_entry_history_and_lost_update_protection() -> None:
     rnd = services.round_pair_next(tournament=t)
     board = rnd.boards.exclude(black=None).first()
     with pytest.raises(services.ChampionshipError, match="published"):
-        services.result_enter(
-            board=board, result="1-0", termination="home", user=None, expected_version=0
-        )
+        enter(board, "1-0", "home")
     services.round_publish(round=rnd)
     alice = User.objects.create_user("alice")
     bob = User.objects.create_user("bob")
-    seen_by_alice = board.version
-    seen_by_bob = board.version
-    services.result_enter(
-        board=board, result="1-0", termination="home", user=alice, expected_version=seen_by_alice
-    )
-    with pytest.raises(services.ConcurrentEdit) as exc:
-        services.result_enter(
-            board=Board.objects.get(pk=board.pk),
-            result="0-1",
-            termination="time",
-            user=bob,
-            expected_version=seen_by_bob,
-        )
-    assert exc.value.board.result == "1-0"  # the second saver is shown the current value
-    board.refresh_from_db()
-    assert (board.result, board.termination) == ("1-0", "home")
-    services.result_enter(
-        board=board,
-        result="1/2-1/2",
-        termination="agreement",
-        user=bob,
-        expected_version=board.version,
-    )
+    seen_by_alice = seen_by_bob = result_of(board).version
+    enter(board, "1-0", "home", user=alice, expected=seen_by_alice)
+    with pytest.raises(services.ResultsRefused) as exc:
+        enter(board, "0-1", "time", user=bob, expected=seen_by_bob)
+    # The second saver is shown the current value, and nothing of theirs is saved.
+    (current,) = exc.value.conflicts.values()
+    assert (current.result, current.termination) == ("1-0", "home")
+    assert "meanwhile" in str(exc.value)
+    assert value(board) == ("1-0", "home")
+    enter(board, "1/2-1/2", "agreement", user=bob, expected=result_of(board).version)
     history = list(
-        ResultChange.objects.filter(board=board)
+        ResultChange.objects.filter(game_result__board=board)
         .order_by("at", "pk")
-        .values_list("user__username", "action", "old", "new")
+        .values_list("user__username", "action", "source", "old", "new")
     )
     assert history == [
-        ("alice", "enter", "", "1-0 home"),
-        ("bob", "correct", "1-0 home", "1/2-1/2 agreement"),
+        ("alice", "enter", "organiser", "", "1-0 home"),
+        ("bob", "correct", "organiser", "1-0 home", "1/2-1/2 agreement"),
     ]
-    with pytest.raises(services.ChampionshipError, match="draw"):
-        services.result_enter(
-            board=board, result="1-0", termination="cards", user=bob, expected_version=board.version
-        )
+    for result, termination, why in (
+        ("1-0", "cards", "is a draw"),
+        ("1/2-1/2", "resign", "cannot be a draw"),
+        ("1-0", "", "how the game ended"),
+        ("2-0", "home", "Unknown result"),
+        ("1-0", "checkmate", "Unknown termination"),
+    ):
+        with pytest.raises(services.ChampionshipError, match=why):
+            enter(board, result, termination, user=bob)
+    assert value(board) == ("1/2-1/2", "agreement")
+
+
+def test_a_form_saves_all_its_results_or_none_and_makes_one_new_version() -> None:
+    t = make(n=6, rounds=2)
+    rnd = services.round_pair_next(tournament=t)
+    services.round_publish(round=rnd)
+    boards = list(rnd.boards.select_related("round__tournament").exclude(black=None))
+    version = Tournament.objects.get(pk=t.pk).version
+    entries = [services.ResultEntry(b, 1, "1-0", "home") for b in boards]
+    bad = [*entries[:-1], services.ResultEntry(boards[-1], 1, "1/2-1/2", "home")]
+    with pytest.raises(services.ResultsRefused) as exc:
+        services.game_result_set(entries=bad, user=None)
+    assert [(p[0], p[1]) for p in exc.value.problems] == [(boards[-1].number, 1)]
+    assert all(value(b) == ("", "") for b in boards)  # none saved
+    assert Tournament.objects.get(pk=t.pk).version == version
+    assert len(services.game_result_set(entries=entries, user=None)) == 3
+    assert Tournament.objects.get(pk=t.pk).version == version + 1  # one, for three results
+    assert services.game_result_set(entries=entries, user=None) == []  # nothing changed
+    assert Tournament.objects.get(pk=t.pk).version == version + 1
 
 
 def test_two_person_confirmation() -> None:
@@ -180,16 +197,14 @@ def test_two_person_confirmation() -> None:
     board = rnd.boards.get()
     alice = User.objects.create_user("alice")
     bob = User.objects.create_user("bob")
-    services.result_enter(
-        board=board, result="0-1", termination="resign", user=alice, expected_version=0
-    )
-    board.refresh_from_db()
-    assert not board.confirmed
+    enter(board, "0-1", "resign", user=alice)
+    assert not result_of(board).confirmed
     with pytest.raises(services.ChampionshipError, match="another organiser"):
-        services.result_confirm(board=board, user=alice)
-    services.result_confirm(board=board, user=bob)
-    board.refresh_from_db()
-    assert board.confirmed
+        services.game_results_confirm(board=board, user=alice)
+    services.game_results_confirm(board=board, user=bob)
+    assert result_of(board).confirmed
+    with pytest.raises(services.ChampionshipError, match="no result to confirm"):
+        services.game_results_confirm(board=board, user=bob)
 
 
 def test_standings_count_time_forfeits_and_unplayed_and_custom_points() -> None:
@@ -197,10 +212,8 @@ def test_standings_count_time_forfeits_and_unplayed_and_custom_points() -> None:
     rnd = services.round_pair_next(tournament=t)
     services.round_publish(round=rnd)
     b1, b2 = list(rnd.boards.all())
-    services.result_enter(board=b1, result="1-0", termination="time", user=None, expected_version=0)
-    services.result_enter(
-        board=b2, result="0-1", termination="forfeit", user=None, expected_version=0
-    )
+    enter(b1, "1-0", "time")
+    enter(b2, "0-1", "forfeit")
     rows = {r.number: r for r in standings_rows(Tournament.objects.get(pk=t.pk))}
     loser = b1.black.starting_number
     assert rows[loser].time_losses == 1 and rows[loser].losses == 1
@@ -236,7 +249,7 @@ def test_import_confirmed_registrations_once() -> None:
 def test_demo_swiss_has_every_termination() -> None:
     t = create_running_swiss(slug="demo", players=12, rounds=3)
     terminations = set(
-        Board.objects.filter(round__tournament=t)
+        GameResult.objects.filter(board__round__tournament=t)
         .exclude(termination="")
         .values_list("termination", flat=True)
     )
@@ -249,30 +262,17 @@ def test_two_games_per_pairing_make_a_mini_match() -> None:
     rnd = services.round_pair_next(tournament=t)
     services.round_publish(round=rnd)
     b1, b2 = list(rnd.boards.select_related("white", "black"))
+    assert GameResult.objects.filter(board__round=rnd).count() == 4  # two games a pairing
     # Board 1: each side wins with White: 1-1, a drawn mini-match.
-    services.result_enter(
-        board=b1,
-        result="1-0",
-        termination="home",
-        result2="1-0",
-        termination2="blocked",
-        user=None,
-        expected_version=0,
-    )
+    enter(b1, "1-0", "home")
+    enter(b1, "1-0", "blocked", game=2)
     # Board 2: the first White wins both (game 2 "0-1": the board's White, now Black, wins).
-    services.result_enter(board=b2, result="1-0", termination="home", user=None, expected_version=0)
+    enter(b2, "1-0", "home")
     with pytest.raises(services.ChampionshipError, match="without a result"):
         services.round_pair_next(tournament=t)  # game 2 of board 2 is missing
-    b2.refresh_from_db()
-    services.result_enter(
-        board=b2,
-        result="1-0",
-        termination="home",
-        result2="0-1",
-        termination2="time",
-        user=None,
-        expected_version=b2.version,
-    )
+    enter(b2, "0-1", "time", game=2)
+    with pytest.raises(services.ChampionshipError, match="no game 3"):
+        enter(b2, "0-1", "time", game=3)
     rows = {r.number: r for r in standings_rows(Tournament.objects.get(pk=t.pk))}
     w1, k1 = b1.white.starting_number, b1.black.starting_number
     w2, k2 = b2.white.starting_number, b2.black.starting_number
@@ -280,11 +280,13 @@ def test_two_games_per_pairing_make_a_mini_match() -> None:
     assert (rows[w1].game_points, rows[k1].game_points) == (1, 1)
     assert (rows[w2].points, rows[w2].game_points, rows[k2].game_points) == (1, 2, 0)
     assert rows[k2].time_losses == 1  # lost game 2 on time
-    # A second organiser confirms: the history records both games, as last entered.
-    entered = b2.changes.exclude(action="confirm").first()
-    bob = User.objects.create_user("bob")
-    services.result_confirm(board=Board.objects.get(pk=b2.pk), user=bob)
-    assert b2.changes.get(action="confirm").new == entered.new == "1-0 home; 0-1 time"
+    # The history says which game each line is about.
+    history = list(
+        ResultChange.objects.filter(game_result__board=b2)
+        .order_by("at", "pk")
+        .values_list("game_result__number", "new")
+    )
+    assert history == [(1, "1-0 home"), (2, "0-1 time")]
     r2 = services.round_pair_next(tournament=t)
     assert r2.boards.count() == 2
 

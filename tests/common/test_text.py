@@ -11,9 +11,9 @@ from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
-from championship.demo import create_running_swiss
 from championship.models import Entrant, Tournament
 from common.text import single_line
+from games.demo import create_running_swiss
 from games.models import Game
 from registrations.models import MasterClassSignup, Registration
 from tests.conftest import make_session, registration_form
@@ -109,7 +109,7 @@ def test_tournament_entrant_and_game_names_reach_the_exports_on_one_line(client)
     assert not any(line.startswith(("012 Forged", "022 Nowhere")) for line in trf)
     assert sum(line.startswith("001 ") for line in trf) == 4  # the four players, no fifth
     assert any("Anna 001    9 m    Forged" in line for line in trf)
-    nrd = client.get(reverse("championship:games_all", args=[t.slug])).content.decode()
+    nrd = client.get(reverse("games:tournament_records", args=[t.slug])).content.decode()
     games = Game.objects.filter(board__round__tournament=t).count()
     assert nrd.count("[Event ") == games and '[Event "Open 012 Forged"]' in nrd
     assert not any(line.startswith("001") for line in nrd.splitlines())

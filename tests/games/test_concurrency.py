@@ -8,8 +8,8 @@ import time
 import pytest
 from django.db import connections
 
-from championship.demo import create_running_swiss
 from games import services
+from games.demo import create_running_swiss
 from games.models import Game, Turn
 from tests.games.helpers import organiser_client
 

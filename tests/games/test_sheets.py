@@ -7,13 +7,15 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from championship.demo import create_running_swiss
-from championship.models import Board, Round
-from games.engine import BLACK, WHITE
+from championship.models import Board, GameResult, Round
+from games.demo import create_running_swiss
+from games.engine import BLACK, WHITE, legal_plays, playable_cards
 from games.engine.core import BAR, PHASE_PLIES
 from games.engine.record import parse_record
 from games.models import Game, Turn
 from games.views import click_plays
+from tests.championship.results import enter as result_enter
+from tests.championship.results import result_of, value
 from tests.games.helpers import organiser_client, played, reach, record
 
 pytestmark = pytest.mark.django_db
@@ -252,10 +254,18 @@ def swiss():  # type: ignore[no-untyped-def]
 
 
 def fresh_board(t) -> Board:  # type: ignore[no-untyped-def]
-    """A pairing whose game has not started: its sheet and result cleared."""
+    """A pairing whose game has not started: no sheet, no result."""
     board = Board.objects.filter(round__tournament=t).exclude(black=None).order_by("number")[0]
     board.games.all().delete()
-    Board.objects.filter(pk=board.pk).update(result="", termination="")
+    GameResult.objects.filter(board=board).update(
+        result="",
+        termination="",
+        source="",
+        has_sheet=False,
+        sheet_plies=0,
+        sheet_result="",
+        sheet_termination="",
+    )
     board.refresh_from_db()
     return board
 
@@ -269,9 +279,9 @@ def test_results_follow_from_the_sheet_and_standings_update(org, swiss):
     load(game, texts[:-1])
     before = Client().get("/t/g/standings/").content
     assert enter(org, game, texts[-1]).status_code == 302
-    board.refresh_from_db()
     eg = played(texts)
-    assert (board.result, board.termination) == (eg.result, "home")
+    assert value(board) == (eg.result, "home")
+    assert result_of(board).source == "sheet"
     assert Client().get("/t/g/standings/").content != before
     # Terminations by an organiser are refused once the moves decide the game.
     r = org.post(
@@ -281,8 +291,7 @@ def test_results_follow_from_the_sheet_and_standings_update(org, swiss):
     assert r.status_code == 400 and "already decided" in r.content.decode()
     # Undo reopens the game: the result goes away again.
     org.post(f"/games/{game.pk}/sheet/", {"action": "undo", "ply": str(len(texts))})
-    board.refresh_from_db()
-    assert board.result == ""
+    assert value(board) == ("", "")
 
 
 def test_organiser_termination_on_the_game_gives_the_result(org, swiss):
@@ -294,16 +303,14 @@ def test_organiser_termination_on_the_game_gives_the_result(org, swiss):
         {"action": "terminate", "termination": "resign", "side": "black"},
     )
     assert r.status_code == 302
-    board.refresh_from_db()
-    assert (board.result, board.termination) == ("1-0", "resign")
-    # time in phase 1: the flagged side loses (White to move here after undo of resign)
+    assert value(board) == ("1-0", "resign")
     game.refresh_from_db()
     assert game.termination == "resign" and game.termination_side == "black"
 
 
 def test_result_entered_first_must_agree_with_the_sheet_or_the_organiser_chooses(org, swiss):
     board = fresh_board(swiss)
-    Board.objects.filter(pk=board.pk).update(result="0-1", termination="resign")
+    result_enter(board, "0-1", "resign")
     game = Game.objects.get(pk=org.get(f"/games/board/{board.pk}/1/")["Location"].split("/")[2])
     texts = reach(lambda eg: eg.outcome is not None and eg.result == "1-0", seed=2)
     eg = played(texts)
@@ -312,41 +319,55 @@ def test_result_entered_first_must_agree_with_the_sheet_or_the_organiser_chooses
     html = r.content.decode()
     assert r.status_code == 409 and "Which one stands?" in html
     assert game.turns.count() == 0  # nothing saved until the organiser decides
-    board.refresh_from_db()
-    assert board.result == "0-1"
+    assert value(board) == ("0-1", "resign")
     # The sheet stands: the record is saved and the result changes.
     r = org.post(
         f"/games/{game.pk}/sheet/", {"action": "upload", "record": text, "overrule": "sheet"}
     )
     assert r.status_code == 302 and game.turns.count() == len(texts)
-    board.refresh_from_db()
-    assert (board.result, board.termination) == ("1-0", eg.termination)
+    assert value(board) == ("1-0", eg.termination)
     # Now a result entered directly that contradicts the sheet is refused.
+    current = result_of(board)
     r = org.post(
         "/t/g/manage/round/1/",
         {
             "action": "results",
-            f"result-{board.pk}": "0-1",
-            f"termination-{board.pk}": "resign",
-            f"version-{board.pk}": str(board.version),
+            f"result-{current.pk}": "0-1",
+            f"termination-{current.pk}": "resign",
+            f"version-{current.pk}": str(current.version),
         },
-        follow=True,
     )
-    assert "decides it" in r.content.decode()
-    board.refresh_from_db()
-    assert board.result == "1-0"
+    assert r.status_code == 400 and "decides it" in r.content.decode()
+    assert value(board) == ("1-0", eg.termination)
 
 
 def test_an_undecided_sheet_agrees_with_an_organiser_termination_entered_first(org, swiss):
     board = fresh_board(swiss)
-    Board.objects.filter(pk=board.pk).update(result="1-0", termination="resign")
+    result_enter(board, "1-0", "resign")
     game = Game.objects.get(pk=org.get(f"/games/board/{board.pk}/1/")["Location"].split("/")[2])
     texts = reach(lambda eg: eg.ply == 10, seed=3)
     r = org.post(f"/games/{game.pk}/sheet/", {"action": "upload", "record": record(texts)})
     assert r.status_code == 302
-    game.refresh_from_db()
-    assert (game.termination, game.termination_side) == ("resign", "black")
-    assert Client().get(f"/games/{game.pk}/").status_code == 200
+    assert value(board) == ("1-0", "resign") and result_of(board).source == "organiser"
+    # The game shows the result entered by hand, and is over: no turn after it.
+    page = Client().get(f"/games/{game.pk}/").content.decode()
+    assert "1-0" in page
+    state = played(texts).state
+    legal = legal_plays(state, playable_cards(state)[0])[0].text  # legal, but the game is over
+    assert enter(org, game, legal).status_code == 400
+    assert game.turns.count() == 10
+    # A flag at ply 10 (phase 1) cannot be a draw: refused on the round page.
+    current = result_of(board)
+    r = org.post(
+        "/t/g/manage/round/1/",
+        {
+            "action": "results",
+            f"result-{current.pk}": "1/2-1/2",
+            f"termination-{current.pk}": "time",
+            f"version-{current.pk}": str(current.version),
+        },
+    )
+    assert r.status_code == 400 and "does not allow" in r.content.decode()
 
 
 def test_adjourn_after_ply_36_and_resume_with_fresh_phase_two_clocks(org):
@@ -390,24 +411,26 @@ def test_round_and_tournament_downloads_hold_every_game(swiss):
 
 
 def test_every_demo_game_has_a_sheet_that_gives_its_result(swiss):
-    from games.services import replay
+    from games.selectors import replay
 
     for board in Board.objects.filter(round__tournament=swiss).exclude(black=None):
         game = board.games.get()
         eg = replay(game)
         if game.termination != "forfeit":
             assert eg.turns
-        assert (board.result, board.termination) == (
-            (eg.result, eg.termination) if eg.outcome else ("", "")
-        )
+        assert value(board) == ((eg.result, eg.termination) if eg.outcome else ("", ""))
+        facts = result_of(board)
+        assert facts.has_sheet and facts.sheet_plies == eg.ply
 
 
 def test_player_page_and_crosstable_link_to_the_games(swiss):
     client = Client()
     game = Game.objects.filter(board__round__tournament=swiss).first()
     entrant = game.board.white
-    assert f"/games/{game.pk}/" in client.get(f"/t/g/players/{entrant.pk}/").content.decode()
-    assert f"/games/{game.pk}/" in client.get("/t/g/crosstable/").content.decode()
+    link = f"/games/pairing/{game.board_id}/1/"
+    assert link in client.get(f"/t/g/players/{entrant.pk}/").content.decode()
+    assert link in client.get("/t/g/crosstable/").content.decode()
+    assert client.get(link)["Location"] == f"/games/{game.pk}/"
 
 
 def test_side_constants():  # the side names used by the pages

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from championship import html_tables, services
-from championship.demo import create_running_swiss
-from championship.models import Board, Entrant, Round, Tournament
+from championship import services, tables
+from championship.models import Board, Entrant, GameResult, Round, Tournament
+from games.demo import create_running_swiss
 from tests.integration.test_services_live import in_parallel
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -37,28 +37,31 @@ def test_two_organisers_saving_the_same_result_lose_nothing() -> None:
     t = create_running_swiss(slug="c", players=8, rounds=1, unfinished_last=False)
     board = Board.objects.filter(round__tournament=t).exclude(black=None).first()
     board.games.all().delete()  # a game recorded without a sheet: the result is typed in
-    seen = board.version
+    seen = GameResult.objects.get(board=board).version
+    lines = GameResult.objects.get(board=board).changes.count()
     results = ["1-0", "0-1", "1/2-1/2", "1-0"]
     terminations = ["home", "time", "agreement", "resign"]
 
     def save(i: int) -> str:
+        entry = services.ResultEntry(
+            Board.objects.select_related("round__tournament").get(pk=board.pk),
+            1,
+            results[i],
+            terminations[i],
+            seen,
+        )
         try:
-            services.result_enter(
-                board=Board.objects.select_related("round__tournament").get(pk=board.pk),
-                result=results[i],
-                termination=terminations[i],
-                user=None,
-                expected_version=seen,
-            )
+            services.game_result_set(entries=[entry], user=None)
             return "saved"
-        except services.ConcurrentEdit:
+        except services.ResultsRefused as exc:
+            assert exc.conflicts
             return "told"
 
     outcomes = in_parallel(4, save)
     assert outcomes.count("saved") == 1 and outcomes.count("told") == 3, outcomes
-    board.refresh_from_db()
-    assert board.version == seen + 1
-    assert board.changes.count() == 1
+    game = GameResult.objects.get(board=board)
+    assert game.version == seen + 1
+    assert game.changes.count() == lines + 1
 
 
 def test_the_worker_recomputes_the_public_tables_after_a_result() -> None:
@@ -67,28 +70,29 @@ def test_the_worker_recomputes_the_public_tables_after_a_result() -> None:
     from django.core.cache import cache
 
     t = create_running_swiss(slug="w", players=8, rounds=2)
-    board = (
-        Board.objects.filter(round__tournament=t, round__number=2, result="")
-        .exclude(black=None)
-        .first()
-    )
-    board.games.all().delete()  # typed in, no sheet
-    before = html_tables.standings_table(t, None)[0]  # a spectator's request, before
-    services.result_enter(
-        board=Board.objects.select_related("round__tournament").get(pk=board.pk),
-        result="1-0",
-        termination="resign",
+    game = GameResult.objects.filter(
+        board__round__tournament=t, board__round__number=2, result=""
+    ).first()
+    game.board.games.all().delete()  # typed in, no sheet
+    before = tables.standings(t)  # a spectator's request, before
+    services.game_result_set(
+        entries=[
+            services.ResultEntry(
+                Board.objects.select_related("round__tournament").get(pk=game.board_id),
+                1,
+                "1-0",
+                "resign",
+                game.version,
+            )
+        ],
         user=None,
-        expected_version=board.version,
     )
     t.refresh_from_db()
     # Nobody has asked for the pages: the worker computes the new version's tables by itself.
-    keys = [
-        f"champ:{t.pk}:v{t.version}:{k}" for k in ("standings-html:None", "crosstable", "top10")
-    ]
+    keys = [f"tables:{t.pk}:v{t.version}:{k}" for k in ("standings:live", "crosstable")]
     deadline = time.monotonic() + 30
     while not all(cache.get(k) is not None for k in keys):
         if time.monotonic() > deadline:
             pytest.fail("the worker did not recompute the tables within 30 s")
         time.sleep(0.1)
-    assert cache.get(keys[0])[0] != before  # the table with the new result
+    assert cache.get(keys[0]) != before  # the table with the new result

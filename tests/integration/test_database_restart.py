@@ -18,10 +18,9 @@ from django.contrib.auth.models import Group, User
 from django.db import connection
 from django.test import Client
 
-from championship import services
 from championship.apps import ORGANISERS_GROUP
-from championship.demo import create_running_swiss
-from championship.models import Board, ResultChange
+from championship.models import Board, GameResult, ResultChange
+from games.demo import create_running_swiss
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -109,7 +108,8 @@ def test_database_lost_during_result_entry(
     client.force_login(user)
     board = Board.objects.filter(round__tournament=t).exclude(black=None).first()
     board.games.all().delete()  # a game recorded without a sheet: the result is typed in
-    before = (board.result, board.termination, board.version)
+    game = GameResult.objects.get(board=board)
+    before = (game.result, game.termination, game.version)
     changes_before = ResultChange.objects.count()
 
     real_create = ResultChange.objects.create
@@ -119,24 +119,24 @@ def test_database_lost_during_result_entry(
         outage()
         return real_create(**kwargs)
 
-    monkeypatch.setattr(services.ResultChange.objects, "create", lose_the_database_then_create)
-    flipped = "0-1" if board.result != "0-1" else "1-0"
+    monkeypatch.setattr(ResultChange.objects, "create", lose_the_database_then_create)
+    flipped = "0-1" if game.result != "0-1" else "1-0"
     form = {
         "action": "results",
-        f"result-{board.pk}": flipped,
-        f"termination-{board.pk}": "resign",
-        f"version-{board.pk}": board.version,
+        f"result-{game.pk}": flipped,
+        f"termination-{game.pk}": "resign",
+        f"version-{game.pk}": game.version,
     }
     response = client.post("/t/db/manage/round/1/", form)
     assert response.status_code == 503
     assert b"Nothing was saved" in response.content
     monkeypatch.undo()
     connection.close()
-    board.refresh_from_db()
-    assert (board.result, board.termination, board.version) == before  # nothing half-saved
+    game.refresh_from_db()
+    assert (game.result, game.termination, game.version) == before  # nothing half-saved
     assert ResultChange.objects.count() == changes_before
     # The same form sent again: the next request reconnects and works.
     response = client.post("/t/db/manage/round/1/", form)
     assert response.status_code == 302
-    board.refresh_from_db()
-    assert board.result == flipped
+    game.refresh_from_db()
+    assert game.result == flipped

@@ -15,8 +15,8 @@ from django.db import connections
 from django.test import Client
 from django.urls import reverse
 
-from championship.demo import create_running_swiss
 from championship.models import Tournament
+from games.demo import create_running_swiss
 from registrations.models import MasterClassSignup, Registration
 from tests.conftest import make_session, registration_form
 
@@ -121,22 +121,23 @@ def test_redis_down_pages_serve_forms_save_then_the_email_goes_out(capped: Tourn
     from django.utils import timezone
 
     from championship.apps import ORGANISERS_GROUP
-    from championship.models import Board
+    from championship.models import Board, GameResult
     from registrations.models import OutboundEmail
     from registrations.tasks import send_pending_emails
 
     live = create_running_swiss(slug="live", players=6, rounds=1)
     board = Board.objects.filter(round__tournament=live).exclude(black=None).first()
-    flipped = "0-1" if board.result != "0-1" else "1-0"
     board.games.all().delete()  # typed in, no sheet
+    game = GameResult.objects.get(board=board)
+    flipped = "0-1" if game.result != "0-1" else "1-0"
     User.objects.create_user("org", password="pw-organiser-123").groups.add(
         Group.objects.get(name=ORGANISERS_GROUP)
     )
     result = {
         "action": "results",
-        f"result-{board.pk}": flipped,
-        f"termination-{board.pk}": "resign",
-        f"version-{board.pk}": board.version,
+        f"result-{game.pk}": flipped,
+        f"termination-{game.pk}": "resign",
+        f"version-{game.pk}": game.version,
     }
     code = (
         "from django.test import Client; c = Client();"
@@ -158,8 +159,8 @@ def test_redis_down_pages_serve_forms_save_then_the_email_goes_out(capped: Tourn
     )
     lines = proc.stdout.strip().splitlines()
     assert lines[-3:] == ["200 200 200", "302", "302"], proc.stdout + proc.stderr
-    board.refresh_from_db()
-    assert board.result == flipped  # the result is saved although its pages could not be queued
+    game.refresh_from_db()
+    assert game.result == flipped  # the result is saved although its pages could not be queued
     reg = Registration.objects.get(email="down@example.org")
     row = OutboundEmail.objects.get(object_id=reg.pk, kind="registration_confirm")
     assert row.status == "pending"

@@ -23,8 +23,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from championship.apps import ORGANISERS_GROUP, ensure_organisers_group
-from championship.demo import create_running_swiss
 from championship.models import Tournament
+from games.demo import create_running_swiss
 from registrations.models import Experience, MasterClassSession, MasterClassSignup, Registration
 
 ORGANISER_USERNAME = "organiser"

@@ -1,0 +1,350 @@
+"""The one write door for game results: ``game_result_set`` (organisers' entries, any number
+of games in one transaction) and ``game_result_sheet_set`` (what a move sheet says, called by
+the games app, which owns the sheets). Both end in ``_write``; the history, the confirmation
+state and the new version of the public pages follow from there.
+
+A result entered by hand must agree with the game's sheet: a sheet that decides the game fixes
+its result; an undecided sheet accepts an organiser's termination (resign, forfeit, agreement,
+time) but not a result only the moves could give (home, blocked, cards). A sheet that comes to
+a result contradicting one entered by hand is a ``ResultConflict``: the organiser decides."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.utils.translation import gettext as _
+
+from games.engine.core import PHASE_PLIES
+from games.engine.vocabulary import (
+    DRAWING_TERMINATIONS,
+    ENGINE_TERMINATIONS,
+    Result,
+    Termination,
+    consistent,
+)
+
+from ..models import RESULTS, TERMINATION_NAMES, Board, GameResult, ResultChange, Round
+from .changes import tournament_changed
+from .errors import ChampionshipError
+
+Source = GameResult.Source
+
+
+def describe(result: str, termination: str, *, unfinished: bool = False) -> str:
+    """``1-0 (resign)`` in the user's language; without a result "no result" (or "an
+    unfinished game", for a sheet)."""
+    if not result:
+        return _("an unfinished game") if unfinished else _("no result")
+    shown = dict(RESULTS).get(result, result)
+    name = TERMINATION_NAMES.get(termination, termination)
+    return f"{shown} ({name})" if termination else str(shown)
+
+
+class ConcurrentEdit(ChampionshipError):
+    """Someone else saved this game's result first; ``current`` holds it."""
+
+    def __init__(self, current: GameResult) -> None:
+        self.current = current
+        super().__init__(
+            _("Someone else changed this result meanwhile: it is now %(result)s.")
+            % {"result": describe(current.result, current.termination)}
+        )
+
+
+class ResultConflict(ChampionshipError):
+    """The sheet gives another result than the one entered by hand: the organiser decides
+    (``overrule=True``: the sheet stands)."""
+
+    def __init__(self, entered: tuple[str, str], sheet: tuple[str, str]) -> None:
+        self.entered = entered
+        self.sheet = sheet
+        super().__init__(
+            _(
+                "The result entered for this game is %(entered)s, but the sheet gives "
+                "%(sheet)s. Which one stands?"
+            )
+            % {"entered": describe(*entered), "sheet": describe(*sheet, unfinished=True)}
+        )
+
+
+@dataclass(frozen=True)
+class ResultEntry:
+    """One game's result as an organiser's form gives it (``result`` empty: clear it)."""
+
+    board: Board
+    number: int
+    result: str
+    termination: str
+    #: The version of the result the form showed (None: do not check).
+    expected_version: int | None = None
+
+
+class ResultsRefused(ChampionshipError):
+    """Some entries of a form cannot be saved, so none is: ``problems`` says why for each
+    (board number, game number, message); ``conflicts`` holds the current value of each game
+    someone else changed meanwhile."""
+
+    def __init__(
+        self, problems: list[tuple[int, int, str]], conflicts: dict[int, GameResult]
+    ) -> None:
+        self.problems = problems
+        self.conflicts = conflicts
+        super().__init__(
+            "; ".join(
+                _("Board %(board)d: %(message)s") % {"board": board, "message": message}
+                for board, _number, message in problems
+            )
+        )
+
+
+def _check_entry(result: str, termination: str) -> str | None:
+    """Why a result cannot be entered as such (None: it can)."""
+    if result and result not in dict(RESULTS):
+        return _("Unknown result %(r)s.") % {"r": result}
+    if termination and termination not in set(Termination):
+        return _("Unknown termination %(t)s.") % {"t": termination}
+    if result and not termination:
+        return _("Choose how the game ended.")
+    if result and not consistent(result, termination):
+        name = TERMINATION_NAMES.get(termination, termination)
+        if termination in DRAWING_TERMINATIONS:
+            return _("A game ended by %(t)s is a draw.") % {"t": name}
+        return _("A game ended by %(t)s cannot be a draw.") % {"t": name}
+    return None
+
+
+def _check_against_sheet(game: GameResult, result: str, termination: str) -> str | None:
+    """Why a result entered by hand contradicts the game's sheet (None: it agrees)."""
+    if not game.has_sheet or not result:
+        return None
+    if game.sheet_result:
+        if (result, termination) != (game.sheet_result, game.sheet_termination):
+            return _("The sheet of this game decides it: %(sheet)s. Correct the sheet instead.") % {
+                "sheet": describe(game.sheet_result, game.sheet_termination)
+            }
+        return None
+    if not game.sheet_plies:
+        return None
+    # Only the moves can bring a game home, block it or use up its cards; a flag must fit the
+    # phase the sheet is in (RULES.md §6: a flag in phase 1 loses, in phase 2 draws).
+    if termination in ENGINE_TERMINATIONS or not _undecided_sheet_allows(
+        game.sheet_plies, (result, termination)
+    ):
+        return _("The sheet of this game (%(n)d turns) does not allow %(entered)s.") % {
+            "n": game.sheet_plies,
+            "entered": describe(result, termination),
+        }
+    return None
+
+
+def _undecided_sheet_allows(plies: int, entered: tuple[str, str]) -> bool:
+    """Can a result entered by hand stand beside an undecided sheet of ``plies`` turns? A
+    result only the moves give (home, blocked, cards) may still come as the sheet is written;
+    a flag must fit the phase (§6)."""
+    result, termination = entered
+    if termination == Termination.TIME and plies:
+        return (plies >= PHASE_PLIES) == (result == Result.DRAW)
+    return True
+
+
+def _locked_games(
+    boards: Sequence[Board], numbers: set[tuple[int, int]]
+) -> dict[tuple[int, int], GameResult]:
+    """The game results of ``boards`` (created if missing), locked for this transaction."""
+    for board_id, number in numbers:
+        GameResult.objects.get_or_create(board_id=board_id, number=number)
+    rows = GameResult.objects.select_for_update().filter(board__in=[b.pk for b in boards])
+    return {(g.board_id, g.number): g for g in rows if (g.board_id, g.number) in numbers}
+
+
+def _write(
+    game: GameResult,
+    result: str,
+    termination: str,
+    *,
+    source: str,
+    user: Any,
+    confirmation: bool,
+    sheet: dict[str, Any] | None = None,
+) -> bool:
+    """Store a game's result (and the sheet's facts); True if the result changed."""
+    old = game.text
+    if not result:
+        termination = ""
+    changed = (result, termination) != (game.result, game.termination)
+    fields: dict[str, Any] = dict(sheet or {})
+    if changed:
+        fields.update(
+            result=result,
+            termination=termination,
+            source=source if result else "",
+            confirmed=not (confirmation and result),
+            version=F("version") + 1,
+        )
+    if not fields:
+        return False
+    GameResult.objects.filter(pk=game.pk).update(**fields)
+    game.refresh_from_db()
+    if changed:
+        ResultChange.objects.create(
+            game_result=game,
+            user=user if getattr(user, "is_authenticated", False) else None,
+            action="enter" if not old else ("clear" if not result else "correct"),
+            source=source,
+            old=old,
+            new=game.text,
+        )
+    return changed
+
+
+def game_result_set(
+    *, entries: Sequence[ResultEntry], user: Any, source: str = Source.ORGANISER
+) -> list[GameResult]:
+    """Enter or correct the results of any number of games, all or none: every entry is checked
+    first (the result itself, the game's sheet, the version the form showed); if any fails,
+    nothing is saved and ``ResultsRefused`` says why for each. One transaction, and one new
+    version of the tournament's pages however many results it saves."""
+    if not entries:
+        return []
+    problems: list[tuple[int, int, str]] = []
+    conflicts: dict[int, GameResult] = {}
+    saved: list[GameResult] = []
+    with transaction.atomic():
+        tournament = entries[0].board.round.tournament
+        for entry in entries:
+            board = entry.board
+            why = None
+            if board.round.tournament_id != tournament.pk:
+                why = _("Choose a board of this round.")
+            elif board.round.status != Round.Status.PUBLISHED:
+                why = _("Results can be entered only for a published round.")
+            elif board.black_id is None:
+                why = _("A bye has no result to enter.")
+            elif entry.number not in range(1, tournament.games_per_pairing + 1):
+                why = _("This pairing has no game %(n)d.") % {"n": entry.number}
+            else:
+                why = _check_entry(entry.result, entry.termination)
+            if why is not None:
+                problems.append((board.number, entry.number, why))
+        if problems:
+            raise ResultsRefused(problems, conflicts)
+        boards = list({e.board.pk: e.board for e in entries}.values())
+        games = _locked_games(boards, {(e.board.pk, e.number) for e in entries})
+        for entry in entries:
+            game = games[(entry.board.pk, entry.number)]
+            why = None
+            if entry.expected_version not in (None, game.version):
+                conflicts[game.pk] = game
+                why = str(ConcurrentEdit(game))
+            elif source == Source.ORGANISER:
+                why = _check_against_sheet(game, entry.result, entry.termination)
+            if why is not None:
+                problems.append((entry.board.number, entry.number, why))
+        if problems:
+            raise ResultsRefused(problems, conflicts)
+        for entry in entries:
+            game = games[(entry.board.pk, entry.number)]
+            if _write(
+                game,
+                entry.result,
+                entry.termination,
+                source=source,
+                user=user,
+                confirmation=tournament.two_person_confirmation,
+            ):
+                saved.append(game)
+        if saved:
+            tournament_changed(tournament.pk)
+    return saved
+
+
+def game_result_sheet_set(
+    *,
+    board: Board,
+    number: int,
+    plies: int,
+    outcome: tuple[str, str] | None,
+    user: Any,
+    overrule: bool = False,
+) -> GameResult:
+    """What game ``number`` of ``board``'s move sheet now says: its turns and the result its
+    moves or a termination recorded on it decide (``outcome``; None while undecided). The
+    games app calls this whenever a sheet changes; the result follows from the sheet unless it
+    contradicts one entered by hand (``ResultConflict``, unless ``overrule``: the sheet stands).
+    An undecided sheet leaves a result entered by hand as it is, and takes back one that came
+    from the sheet (a turn taken back reopens the game)."""
+    with transaction.atomic():
+        game = _locked_games([board], {(board.pk, number)})[(board.pk, number)]
+        tournament = board.round.tournament
+        sheet = {
+            "has_sheet": True,
+            "sheet_plies": plies,
+            "sheet_result": outcome[0] if outcome else "",
+            "sheet_termination": outcome[1] if outcome else "",
+        }
+        entered = (game.result, game.termination)
+        by_hand = bool(game.result) and game.source == Source.ORGANISER
+        if outcome is not None:
+            if by_hand and entered != outcome and not overrule:
+                raise ResultConflict(entered, outcome)
+            wanted = outcome
+        elif by_hand and _undecided_sheet_allows(plies, entered):
+            wanted = entered  # the sheet is still being written, or ended by the organiser
+        elif by_hand and not overrule:
+            raise ResultConflict(entered, ("", ""))
+        else:
+            wanted = ("", "")
+        news = not game.has_sheet  # the public pages link to the new sheet
+        changed = _write(
+            game,
+            *wanted,
+            source=Source.SHEET if outcome is not None else game.source or Source.SHEET,
+            user=user,
+            confirmation=tournament.two_person_confirmation,
+            sheet=sheet,
+        )
+        if changed or news:
+            tournament_changed(tournament.pk)
+    return game
+
+
+def game_result_sheet_removed(*, board_id: int, number: int) -> None:
+    """Game ``number`` of a pairing no longer has a move sheet (it was deleted): its result stays
+    as it is, and may be corrected by hand like any other."""
+    with transaction.atomic():
+        updated = GameResult.objects.filter(
+            board_id=board_id, number=number, has_sheet=True
+        ).update(has_sheet=False, sheet_plies=0, sheet_result="", sheet_termination="")
+        if updated:
+            board = Board.objects.select_related("round").filter(pk=board_id).first()
+            if board is not None:
+                tournament_changed(board.round.tournament_id)
+
+
+def game_results_confirm(*, board: Board, user: Any) -> list[GameResult]:
+    """A second organiser confirms the results of a pairing entered by someone else."""
+    with transaction.atomic():
+        games = list(
+            GameResult.objects.select_for_update()
+            .filter(board=board, confirmed=False)
+            .exclude(result="")
+        )
+        if not games:
+            raise ChampionshipError(_("There is no result to confirm."))
+        for game in games:
+            last = game.changes.exclude(action="confirm").first()
+            if last is not None and last.user_id == getattr(user, "pk", None):
+                raise ChampionshipError(
+                    _("A result is confirmed by another organiser than the one who entered it.")
+                )
+        for game in games:
+            GameResult.objects.filter(pk=game.pk).update(confirmed=True, version=F("version") + 1)
+            ResultChange.objects.create(
+                game_result=game, user=user, action="confirm", new=game.text
+            )
+        tournament_changed(board.round.tournament_id)
+    return games

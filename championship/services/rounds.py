@@ -1,0 +1,222 @@
+"""Writes of rounds: pairing the next one as a draft, manual edits of the draft, publishing
+(which opens its games' results) and deleting a draft."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .. import manager
+from ..models import Board, Entrant, GameResult, Round, Tournament
+from ..pairing import Pair, PairingError, RoundEntry, explain, pair_swiss, round_robin_round
+from .changes import tournament_changed
+from .errors import ChampionshipError
+
+
+def _assign_starting_numbers(t: Tournament) -> list[Entrant]:
+    field = list(t.entrants.filter(checked_in=True))
+    if len(field) < 2:
+        raise ChampionshipError(_("At least two checked-in entrants are needed to pair round 1."))
+    field.sort(key=lambda e: (-(e.rating or 0), e.name.casefold(), e.pk))
+    t.entrants.update(starting_number=None)
+    for i, e in enumerate(field, start=1):
+        e.starting_number = i
+    Entrant.objects.bulk_update(field, ["starting_number"])
+    return field
+
+
+def round_pair_next(*, tournament: Tournament, progress: Any = None) -> Round:
+    """Pair the next round as a draft (the organiser reviews, edits and publishes it).
+    ``progress(step, percent)`` is told each step reached: loading, pairing, saving, done."""
+
+    def step(name: str, percent: int) -> None:
+        if progress:
+            progress(name, percent)
+
+    with transaction.atomic():
+        t = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        last = t.round_set.order_by("-number").first()
+        if last is not None and last.status == Round.Status.DRAFT:
+            raise ChampionshipError(
+                _("Round %(n)d is still a draft: publish or delete it first.") % {"n": last.number}
+            )
+        if last is not None and boards_without_results(last, t.games_per_pairing).exists():
+            raise ChampionshipError(
+                _("Round %(n)d still has games without a result.") % {"n": last.number}
+            )
+        number = (last.number if last else 0) + 1
+        step("loading", 10)
+        if number == 1:
+            entrants = _assign_starting_numbers(t)
+        else:
+            entrants = list(t.entrants.filter(starting_number__isnull=False))
+        data = manager.tournament_data(t, entrants=entrants)
+        if number > data.total_rounds:
+            raise ChampionshipError(
+                _("All %(n)d rounds are paired: there are no rounds left.")
+                % {"n": data.total_rounds}
+            )
+        absent = manager.absent_for_round(t, entrants, number)
+        by_number = {e.starting_number: e for e in entrants}
+        by_pk = {e.pk: e for e in entrants}
+        for e in entrants:
+            if e.pk in absent:
+                data.player(e.starting_number).rounds.append(RoundEntry(None, None, absent[e.pk]))
+        step("pairing", 30)
+        try:
+            if t.system == Tournament.System.SWISS:
+                pairs = pair_swiss(data)
+            else:
+                cycles = 2 if t.system == Tournament.System.DOUBLE_ROUND_ROBIN else 1
+                pairs = round_robin_round(len(entrants), number, cycles=cycles)
+                pairs = [
+                    p
+                    for p in pairs
+                    if by_number[p.white].pk not in absent
+                    and (p.black is None or by_number[p.black].pk not in absent)
+                ]
+        except PairingError as exc:
+            raise ChampionshipError(str(exc)) from None
+        step("saving", 80)
+        # Requested byes are shown on the pairings too (withdrawn players are not).
+        for pk, code in absent.items():
+            e = by_pk[pk]
+            if (
+                code in ("H", "Z")
+                and (e.withdrawn_after is None or e.withdrawn_after >= number)
+                and e.joined_round <= number
+            ):
+                pairs.append(Pair(e.starting_number, None, code))  # type: ignore[arg-type]
+        notes = explain(data, [p for p in pairs if p.bye in ("", "U")], number)
+        note_by = {
+            (p.white, p.black): n
+            for p, n in zip([p for p in pairs if p.bye in ("", "U")], notes, strict=True)
+        }
+        rnd = Round.objects.create(tournament=t, number=number)
+        boards = []
+        for i, p in enumerate(pairs, start=1):
+            note = note_by.get((p.white, p.black))
+            boards.append(
+                Board(
+                    round=rnd,
+                    number=i,
+                    white=by_number[p.white],
+                    black=by_number[p.black] if p.black else None,
+                    bye=p.bye if p.black is None else "",
+                    explanation=asdict(note) if note else {},
+                )
+            )
+        Board.objects.bulk_create(boards)
+        if t.status != Tournament.Status.RUNNING:
+            t.status = Tournament.Status.RUNNING
+            t.save(update_fields=["status"])
+        tournament_changed(t.pk)
+        step("done", 100)
+        return rnd
+
+
+def boards_without_results(round: Round, games_per_pairing: int) -> Any:
+    """The pairings of ``round`` with a game still without a result."""
+    return (
+        round.boards.exclude(black=None)
+        .annotate(done=Count("results", filter=~Q(results__result="")))
+        .filter(done__lt=games_per_pairing)
+    )
+
+
+def round_publish(*, round: Round) -> Round:
+    """Publish a draft: its pairings are public and their games' results can be entered."""
+    if round.status == Round.Status.PUBLISHED:
+        return round
+    with transaction.atomic():
+        round.status = Round.Status.PUBLISHED
+        round.published_at = timezone.now()
+        round.save(update_fields=["status", "published_at"])
+        games = round.tournament.games_per_pairing
+        GameResult.objects.bulk_create(
+            [
+                GameResult(board=board, number=number)
+                for board in round.boards.exclude(black=None)
+                for number in range(1, games + 1)
+            ],
+            ignore_conflicts=True,
+        )
+    return round
+
+
+def round_delete_draft(*, round: Round) -> None:
+    if round.status != Round.Status.DRAFT:
+        raise ChampionshipError(_("A published round cannot be deleted."))
+    round.delete()
+
+
+def _check_draft(board: Board) -> None:
+    if board.round.status != Round.Status.DRAFT:
+        raise ChampionshipError(_("Pairings can be changed only before the round is published."))
+
+
+def edit_warnings(round: Round) -> list[str]:
+    """Rematches and colour problems in a round's pairing (after manual edits)."""
+    t = round.tournament
+    data = manager.tournament_data(t)
+    upto = round.number - 1
+    met: dict[int, set[int]] = {
+        p.number: {r.opponent for r in p.rounds[:upto] if r.played} for p in data.players
+    }  # type: ignore[misc]
+    colours = {p.number: [r.colour for r in p.rounds[:upto] if r.played] for p in data.players}
+    warnings = []
+    for b in round.boards.select_related("white", "black"):
+        if b.black is None:
+            continue
+        w, k = b.white.starting_number, b.black.starting_number
+        if k in met.get(w, set()):
+            warnings.append(
+                _("Board %(n)d: %(a)s and %(b)s have played each other before.")
+                % {"n": b.number, "a": b.white, "b": b.black}
+            )
+        for e, got in ((b.white, "w"), (b.black, "b")):
+            seq = colours.get(e.starting_number, []) + [got]
+            if len(seq) >= 3 and seq[-1] == seq[-2] == seq[-3]:
+                warnings.append(
+                    _("Board %(n)d: %(p)s would have the same colour three times running.")
+                    % {"n": b.number, "p": e}
+                )
+            if abs(seq.count("w") - seq.count("b")) > 2:
+                warnings.append(
+                    _("Board %(n)d: %(p)s would have a colour difference above 2.")
+                    % {"n": b.number, "p": e}
+                )
+    return warnings
+
+
+def board_swap_colours(*, board: Board) -> Board:
+    _check_draft(board)
+    if board.black_id is None:
+        raise ChampionshipError(_("A bye has no colours to swap."))
+    board.white_id, board.black_id = board.black_id, board.white_id
+    board.save(update_fields=["white", "black"])
+    return board
+
+
+def boards_swap_players(*, first: Board, first_side: str, second: Board, second_side: str) -> None:
+    """Exchange two players between boards (or between a board and the bye)."""
+    _check_draft(first)
+    _check_draft(second)
+    with transaction.atomic():
+        a = getattr(first, f"{first_side}_id")
+        b = getattr(second, f"{second_side}_id")
+        if a is None or b is None:
+            raise ChampionshipError(_("Choose two players."))
+        setattr(first, f"{first_side}_id", b)
+        if first.pk == second.pk:
+            setattr(first, f"{second_side}_id", a)
+            first.save(update_fields=["white", "black"])
+            return
+        setattr(second, f"{second_side}_id", a)
+        first.save(update_fields=["white", "black"])
+        second.save(update_fields=["white", "black"])

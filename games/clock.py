@@ -1,0 +1,85 @@
+"""The application as a chess clock (RULES.md §6), pure: no database, no global time. The
+stored clock is each side's time left when the clock last changed hands and since when the
+side to move has been thinking; what it shows at a moment is computed here, with that moment
+passed in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from .engine import BLACK, WHITE
+
+
+@dataclass(frozen=True)
+class StoredClock:
+    """What a game stores of its clock (``running_since`` None: stopped; times None: never
+    started)."""
+
+    white_ms: int | None
+    black_ms: int | None
+    running_since: datetime | None
+
+
+@dataclass(frozen=True)
+class Clock:
+    """The clock as of ``now``: time left for each side in ms, and whose clock runs."""
+
+    white_ms: int
+    black_ms: int
+    running: str | None  # the side whose clock runs, or None
+    now: datetime
+
+    def left(self, side: str) -> int:
+        return self.white_ms if side == WHITE else self.black_ms
+
+    @property
+    def fallen(self) -> str | None:
+        """The side whose flag has fallen (its running clock is at zero), if any."""
+        if self.running is not None and self.left(self.running) <= 0:
+            return self.running
+        return None
+
+
+def clock_at(stored: StoredClock, *, to_move: str, over: bool, now: datetime) -> Clock | None:
+    """The clock at ``now``: the side to move has spent the time since ``running_since``
+    (nothing runs once the game is over). None if the clock was never started."""
+    if stored.white_ms is None or stored.black_ms is None:
+        return None
+    white, black = stored.white_ms, stored.black_ms
+    running = None
+    if stored.running_since is not None and not over:
+        running = to_move
+        spent = int((now - stored.running_since) / timedelta(milliseconds=1))
+        if running == WHITE:
+            white -= spent
+        else:
+            black -= spent
+    return Clock(max(white, 0), max(black, 0), running, now)
+
+
+def stopped(clock: Clock | None) -> dict[str, int]:
+    """The running side's time left, to store when its clock stops ({} if none runs)."""
+    if clock is None or clock.running is None:
+        return {}
+    return {f"clock_{clock.running}_ms": clock.left(clock.running)}
+
+
+def clock_text(ms: int) -> str:
+    """``h:mm:ss`` as a sheet writes a clock."""
+    seconds = max(ms, 0) // 1000
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+def valid_clock_text(text: str) -> bool:
+    parts = text.split(":")
+    return (
+        len(parts) == 3
+        and all(p.isdigit() for p in parts)
+        and len(parts[1]) == len(parts[2]) == 2
+        and int(parts[1]) < 60
+        and int(parts[2]) < 60
+    )
+
+
+__all__ = ["BLACK", "WHITE", "Clock", "StoredClock", "clock_at", "clock_text", "stopped"]

@@ -1,0 +1,120 @@
+"""Reads of the games app: a sheet replayed through the engine, the names and entrants of a
+game, its clock now, and what its sheet says for the championship."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from championship.models import GameResult
+
+from .clock import Clock, StoredClock, clock_at
+from .engine import BLACK, WHITE, EngineError
+from .engine.game import Game as EngineGame
+from .engine.vocabulary import ENGINE_TERMINATIONS, Termination
+from .models import Game, Turn
+
+
+def turns_of(game: Game) -> list[Turn]:
+    return list(game.turns.order_by("ply"))
+
+
+def sheet(game: Game, turns: list[Turn] | None = None, *, terminations: bool = True) -> EngineGame:
+    """The engine's game for the sheet alone (``turns`` in ply order; read if not given): its
+    moves and, with ``terminations``, a termination recorded on it and an adjournment."""
+    if turns is None:
+        turns = turns_of(game)
+    eg = EngineGame()
+    for t in turns:
+        played = eg.play(t.text, clock=t.clock or None)
+        played.comments.extend(t.comments or [])
+    if terminations:
+        if game.termination:
+            eg.terminate(game.termination, game.termination_side or None)
+        elif game.adjourned and eg.can_adjourn:
+            eg.adjourned = True
+    return eg
+
+
+def entered_result(game: Game) -> tuple[str, str] | None:
+    """The result an organiser entered by hand for this game of a pairing, if any."""
+    if game.board_id is None:
+        return None
+    row = (
+        GameResult.objects.filter(board_id=game.board_id, number=game.number)
+        .values_list("result", "termination", "source")
+        .first()
+    )
+    if row is None or not row[0] or row[2] != GameResult.Source.ORGANISER:
+        return None
+    return row[0], row[1]
+
+
+def apply_entered(eg: EngineGame, entered: tuple[str, str]) -> bool:
+    """End an undecided game by a result entered by hand (its termination applied to the
+    losing side, or for a draw on time the side to move); False if the engine cannot."""
+    result, termination = entered
+    if eg.outcome is not None or termination in ENGINE_TERMINATIONS or not termination:
+        return False
+    side = None
+    if result in ("1-0", "0-1") and termination != Termination.AGREEMENT:
+        side = BLACK if result == "1-0" else WHITE  # the losing side
+    if termination == Termination.TIME and side is None:
+        side = eg.state.to_move
+    try:
+        outcome = eg.terminate(termination, side)
+    except EngineError:
+        return False
+    if outcome.result != result:
+        eg.terminated = None
+        return False
+    return True
+
+
+def replay(game: Game, turns: list[Turn] | None = None, *, terminations: bool = True) -> EngineGame:
+    """The game as the pages show it: its sheet, and, on an undecided sheet of a pairing, the
+    result an organiser entered by hand (so that the game is over and shows it)."""
+    eg = sheet(game, turns, terminations=terminations)
+    if terminations and eg.outcome is None and (entered := entered_result(game)) is not None:
+        apply_entered(eg, entered)
+    return eg
+
+
+def sheet_facts(eg: EngineGame) -> tuple[int, tuple[str, str] | None]:
+    """What a sheet says for its pairing's result: its turns, and the result its moves or a
+    termination recorded on it decide (None while undecided)."""
+    outcome = eg.outcome
+    return eg.ply, (outcome.result, outcome.termination) if outcome is not None else None
+
+
+def names(game: Game) -> tuple[str, str]:
+    """White's and Black's names in this game (game 2 of a pairing has the colours reversed)."""
+    board = game.board
+    if board is None:
+        return game.white_name or _("White"), game.black_name or _("Black")
+    first, second = str(board.white), str(board.black) if board.black_id else "—"
+    return (first, second) if game.number == 1 else (second, first)
+
+
+def entrants(game: Game) -> tuple[Any, Any]:
+    board = game.board
+    if board is None:
+        return None, None
+    return (board.white, board.black) if game.number == 1 else (board.black, board.white)
+
+
+def stored_clock(game: Game) -> StoredClock:
+    return StoredClock(game.clock_white_ms, game.clock_black_ms, game.clock_running_since)
+
+
+def clock(game: Game, eg: EngineGame, now: datetime | None = None) -> Clock | None:
+    """The game's clock at ``now`` (default: the present)."""
+    return clock_at(
+        stored_clock(game),
+        to_move=eg.state.to_move,
+        over=eg.outcome is not None,
+        now=now or timezone.now(),
+    )
