@@ -1,0 +1,552 @@
+"""FIDE (Dutch) System, C.04.3 as revised in 2025 (approved 13 April 2024), by weighted
+maximum matching — the method of the reference engine bbpPairings 6.0.0, whose results this
+implementation reproduces.
+
+How it works. One graph holds every player to be paired; an edge's weight is a long binary
+number whose bit fields, from the most significant down, encode the criteria in the order of
+Article 2, so that a maximum-weight matching is the best pairing by those criteria taken in
+priority order:
+
+====================  =============================================================
+field                 criterion
+====================  =============================================================
+compatibility         C1 (no rematch), C3 (absolute colour preferences), forbidden
+                      pairs: no edge at all
+completion            C4 (the round can be completed), C2 / C5 (the PAB assignee: an
+                      eligible player with the lowest possible score)
+pairs in bracket      C6 (as few downfloaters as possible)
+scores in bracket     C7 (the scores of the downfloaters as low as possible)
+next bracket          C8 (the choice of downfloaters lets the next bracket comply with
+                      C6-C7)
+PAB unplayed games    C9 (PAB assignee with the fewest unplayed games)
+colours               C10-C13 (absolute imbalance, absolute, any, strong preference)
+floats                C14-C17 (repeated downfloats / upfloats of 1 and 2 rounds ago)
+float scores          C18-C21 (their score differences)
+order                 low bits used to walk the generation order of Article 4
+====================  =============================================================
+
+The brackets (1.3) are paired one after the other from the top score down (Article 3): the
+graph keeps every player, so C4 (completion) is always judged on the whole round, while the
+criteria fields are filled in for the pairs of the current bracket only. Within a bracket the
+decisions the text takes by the order of candidates (Article 4: which moved-down players are
+paired, their opponents, the exchanges between S1 and S2, the transpositions of S2) are made
+one at a time, each by a small change of weights and a new matching, and then fixed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import PairingError
+from .colours import choose_colour
+from .matcher import Matcher
+from .state import DOWN, NO_COLOUR, UP, Entrant, Field, invert
+
+
+@dataclass(frozen=True)
+class Board:
+    white: int
+    black: int | None  # None: the pairing-allocated bye
+
+
+def _compatible(a: Entrant, b: Entrant, field: Field) -> bool:
+    """C1 (no rematch; forbidden pairs as well) and C3: two players with the same absolute
+    colour preference do not meet, unless it is the last round and one is a topscorer."""
+    if b.number in a.forbidden:
+        return False
+    if (
+        a.absolute
+        and b.absolute
+        and a.preference == b.preference
+        and not (field.last_round and (field.topscorer(a) or field.topscorer(b)))
+    ):
+        return False
+    return True
+
+
+def _preferences_compatible(a: int, b: int) -> bool:
+    return a != b or a == NO_COLOUR or b == NO_COLOUR
+
+
+class _Layout:
+    """Bit widths of the edge weight's fields (see the module docstring)."""
+
+    def __init__(self, field: Field, players: list[Entrant]) -> None:
+        self.field = field
+        # Each score group gets a counter wide enough for its size, lower scores lower.
+        self.group_shift: dict[int, int] = {}
+        shift = 0
+        largest = 0
+        index = len(players)
+        while index > 0:
+            score = players[index - 1].score
+            start = index
+            while start > 0 and players[start - 1].score == score:
+                start -= 1
+            size = index - start
+            self.group_shift[score] = shift
+            shift += size.bit_length()
+            largest = max(largest, size)
+            index = start
+        self.groups_bits = shift
+        self.size_bits = largest.bit_length()
+        played = field.played_rounds
+        s, g = self.size_bits, self.groups_bits
+        widths = [s, g, s, g, 2 * s, 4 * s]
+        if played:
+            widths += [2 * s]
+        if played > 1:
+            widths += [2 * s]
+        if played:
+            widths += [2 * g]
+        if played > 1:
+            widths += [2 * g]
+        widths += [3 * s, 1]
+        self.below_top = sum(widths)
+        self.bits = 2 + self.below_top
+
+
+class DutchPairer:
+    """One round's pairing by the 2025 Dutch rules (see the module docstring)."""
+
+    def __init__(self, field: Field) -> None:
+        self.field = field
+        # 1.2: by score, then pairing number.
+        self.players = sorted(field.to_pair, key=lambda e: (-e.score, e.rank))
+        self.layout = _Layout(field, self.players)
+        self.bye_score = 0
+        self.single_downfloater_is_bye = False
+        self.unplayed_rank: dict[int, int] = {}
+
+    # --- edge weights ------------------------------------------------------------------------
+    def bye_candidate(self, e: Entrant) -> bool:
+        return e.bye_eligible and e.score <= self.bye_score
+
+    def weight(self, higher: Entrant, lower: Entrant, in_current: bool, in_next: bool) -> int:
+        """The base weight of the edge higher-lower (``higher`` precedes ``lower`` in the
+        order 1.2); ``in_current``: ``lower`` belongs to the bracket being paired,
+        ``in_next``: to the following scoregroup."""
+        field = self.field
+        layout = self.layout
+        if not _compatible(higher, lower, field):
+            return 0
+        s, g = layout.size_bits, layout.groups_bits
+        shifts = layout.group_shift
+        hs, ls = higher.score, lower.score
+        # C4, C2, C5: every edge counts; the PAB must go to an eligible player who has the
+        # lowest score that still lets the round be completed.
+        w = 1 + (not self.bye_candidate(higher)) + (not self.bye_candidate(lower))
+        # C6: pairs in the bracket; C7: with the highest scores.
+        w = (w << s) | in_current
+        w <<= g
+        if in_current:
+            w |= 1 << shifts[hs]
+        # C8: the same in the next bracket.
+        w = (w << s) | in_next
+        w <<= g
+        if in_next:
+            w |= 1 << shifts[hs]
+        # C9: the PAB assignee with the fewest unplayed games (only where the bracket floats
+        # down exactly one player, who gets the bye).
+        w <<= 2 * s
+        if self.single_downfloater_is_bye:
+            if hs == self.bye_score:
+                w |= self.unplayed_rank[higher.played_games]
+            if ls == self.bye_score:
+                w += self.unplayed_rank[lower.played_games]
+        # C10-C13: colours (Article 5 decides who gets which afterwards).
+        w = self._colour_bits(w, lower, higher, in_current)
+        played = field.played_rounds
+        down1_l, down2_l = lower.floats[0] == DOWN, lower.floats[1] == DOWN
+        down1_h, down2_h = higher.floats[0] == DOWN, higher.floats[1] == DOWN
+        up1_l, up2_l = lower.floats[0] == UP, lower.floats[1] == UP
+        if played:
+            # C14: resident downfloaters who had a downfloat the round before.
+            w <<= s
+            if in_current:
+                w |= down1_l
+                w += hs <= ls and down1_h
+            # C15: MDP opponents who had an upfloat the round before.
+            w <<= s
+            if in_current:
+                w |= not (hs > ls and up1_l)
+        if played > 1:
+            # C16, C17: the same two rounds before.
+            w <<= s
+            if in_current:
+                w |= down2_l
+                w += hs <= ls and down2_h
+            w <<= s
+            if in_current:
+                w |= not (hs > ls and up2_l)
+        if played:
+            # C18: the scores of repeated downfloaters; C19: of the opponents of repeated
+            # upfloaters (the round before).
+            w <<= g
+            if in_current:
+                w += down1_l << shifts[ls]
+                w += down1_h << shifts[hs]
+            w <<= g
+            if in_current and not (up1_l and hs > ls):
+                w |= 1 << shifts[hs]
+        if played > 1:
+            # C20, C21: the same two rounds before.
+            w <<= g
+            if in_current:
+                w += down2_l << shifts[ls]
+                w += down2_h << shifts[hs]
+            w <<= g
+            if in_current and not (up2_l and hs > ls):
+                w |= 1 << shifts[hs]
+        # Room for the ordering steps (Article 4).
+        return w << (3 * s + 1)
+
+    def _colour_bits(self, w: int, player: Entrant, opponent: Entrant, in_current: bool) -> int:
+        s = self.layout.size_bits
+        same = player.preference == opponent.preference
+        # C10: no absolute colour imbalance (|difference| > 2 afterwards) for topscorers.
+        w = (w << s) | (
+            in_current
+            and (not player.absolute_imbalance or not opponent.absolute_imbalance or not same)
+        )
+        # C11: no third colour in a row.
+        if player.imbalance == opponent.imbalance:
+            repeat_ok = player.repeated == NO_COLOUR or player.repeated != opponent.repeated
+        else:
+            weaker = opponent if player.imbalance > opponent.imbalance else player
+            repeat_ok = weaker.repeated != invert(player.preference)
+        w = (w << s) | (
+            in_current
+            and (not player.absolute or not opponent.absolute or not same or repeat_ok)
+        )
+        # C12: colour preferences met.
+        w = (w << s) | (in_current and _preferences_compatible(player.preference, opponent.preference))
+        # C13: strong colour preferences met.
+        w = (w << s) | (
+            in_current
+            and (
+                (not player.strong and not player.absolute)
+                or (not opponent.strong and not opponent.absolute)
+                or (player.absolute and opponent.absolute)
+                or not same
+            )
+        )
+        return w
+
+    # --- the round ---------------------------------------------------------------------------
+    def pair(self) -> list[Board]:
+        players = self.players
+        n = len(players)
+        if n == 0:
+            return []
+        field = self.field
+        layout = self.layout
+        s, g = layout.size_bits, layout.groups_bits
+        top_score = players[0].score
+        matcher = Matcher(n, layout.bits)
+        below = layout.below_top
+        # C4: is there a complete pairing at all? With an odd number, also find the lowest
+        # score a PAB assignee can have (C5) and whether the top bracket floats exactly the
+        # assignee (C9).
+        odd = n & 1
+        for i in range(n):
+            p = players[i]
+            for j in range(i):
+                o = players[j]
+                if odd:
+                    if _compatible(p, o, field):
+                        w = 1 + (not p.bye_eligible) + (not o.bye_eligible)
+                        w <<= g
+                        w |= layout.group_shift[p.score] + layout.group_shift[o.score]
+                        w <<= s
+                        w |= p.score >= top_score
+                    else:
+                        w = 0
+                    matcher.set(i, j, w)
+                else:
+                    matcher.set(i, j, self.weight(o, p, False, False))
+        matching = matcher.compute()
+        unmatched = [i for i in range(n) if matching[i] == i]
+        if len(unmatched) > 1 or any(not players[i].bye_eligible for i in unmatched):
+            raise PairingError("pairing.no_legal_pairing")
+        if odd:
+            self.bye_score = players[unmatched[0]].score
+            if self.bye_score >= top_score:
+                self.single_downfloater_is_bye = all(
+                    players[matching[i]].score >= top_score
+                    for i in range(n)
+                    if players[i].score >= top_score
+                )
+            counts = sorted(
+                (e.played_games for e in players if e.score == self.bye_score), reverse=True
+            )
+            self.unplayed_rank = {}
+            for rank, count in enumerate(counts):
+                self.unplayed_rank[count] = rank
+            for i in range(n):
+                p = players[i]
+                for j in range(i):
+                    matcher.set(i, j, self.weight(players[j], p, False, False))
+        del below
+
+        partner: dict[int, int] = {}  # vertex -> vertex, final pairs
+        bracket = [players[i] for i in range(n) if players[i].score >= top_score]
+        vertex = list(range(len(bracket)))
+        next_start = len(bracket)  # index in players of the next scoregroup
+        matched = [False] * n
+        movers = 0  # moved-down players at the head of the bracket
+        group_vertex = 0  # first vertex of the bracket's own scoregroup
+
+        while len(bracket) > 1 or next_start != n:
+            residents_end = len(bracket)
+            next_group_vertex = group_vertex + (residents_end - movers)
+            group_start = next_start
+            while next_start < n and players[next_start].score >= players[group_start].score:
+                bracket.append(players[next_start])
+                vertex.append(vertex[-1] + 1)
+                next_start += 1
+            size = len(bracket)
+            base: list[list[int]] = [[] for _ in range(size)]
+            for larger in range(movers, size):
+                lp = bracket[larger]
+                in_current = larger < residents_end
+                row = base[larger]
+                for smaller in range(larger):
+                    row.append(self.weight(bracket[smaller], lp, in_current, not in_current))
+            for larger in range(size):
+                lv = vertex[larger]
+                for smaller, w in enumerate(base[larger]):
+                    matcher.set(lv, vertex[smaller], w)
+
+            def in_bracket(v: int) -> bool:
+                return group_vertex <= v < next_group_vertex
+
+            def modified(smaller: int, larger: int, smaller_pos: int, pairs: int) -> int:
+                w = base[larger][smaller]
+                if w:
+                    addend = smaller_pos < pairs
+                    addend <<= 2 * s
+                    addend -= smaller_pos
+                    w += addend << 1
+                return w
+
+            stable = matcher.compute()
+
+            # Article 4.4: which moved-down players are paired (MDP sets by smallest
+            # differing BSN), score by score.
+            group_score = None
+            remaining = remaining_matched = 0
+            for index in range(movers):
+                if index == 0 or bracket[index].score < group_score:  # type: ignore[operator]
+                    group_score = bracket[index].score
+                    remaining = remaining_matched = 0
+                    k = index
+                    while bracket[k].score >= group_score:
+                        remaining += 1
+                        if in_bracket(stable[vertex[k]]):
+                            remaining_matched += 1
+                        k += 1
+                if not remaining_matched:
+                    continue
+                pv = vertex[index]
+                if remaining <= remaining_matched:
+                    matched[pv] = True
+                    continue
+                remaining -= 1
+                if not in_bracket(stable[pv]):
+                    for opp in range(movers, residents_end):
+                        w = base[opp][index]
+                        if w:
+                            matcher.set(pv, vertex[opp], w | 1)
+                    stable = matcher.compute()
+                if in_bracket(stable[pv]):
+                    matched[pv] = True
+                    remaining_matched -= 1
+                    for opp in range(movers, residents_end):
+                        w = base[opp][index]
+                        if w:
+                            matcher.set(pv, vertex[opp], (w | (residents_end - movers)) + 1)
+
+            # The opponents of the moved-down players (the MDP-pairing: transpositions of S2,
+            # 4.2, highest opponent first).
+            for index in range(movers):
+                pv = vertex[index]
+                if not matched[pv]:
+                    continue
+                addend = size
+                for opp in range(residents_end - 1, movers - 1, -1):
+                    ov = vertex[opp]
+                    if matched[ov]:
+                        continue
+                    w = base[opp][index]
+                    if w:
+                        matcher.set(pv, ov, w + addend)
+                        addend += 1
+                stable = matcher.compute()
+                mv = stable[pv]
+                matched[mv] = True
+                matcher.finalize(pv, mv)
+
+            # The (homogeneous) remainder: S1 and S2, then exchanges (4.3).
+            remainder: list[int] = []
+            pairs = 0
+            for index in range(movers, residents_end):
+                pv = vertex[index]
+                if stable[pv] < group_vertex:
+                    continue
+                remainder.append(index)
+                if stable[pv] < pv:
+                    pairs += 1
+            for opp in remainder:
+                ov = vertex[opp]
+                for pos, index in enumerate(remainder):
+                    if opp <= index:
+                        break
+                    matcher.set(vertex[index], ov, modified(index, opp, pos, pairs))
+            stable = matcher.compute()
+
+            exchanges = 0
+            if remainder:
+                first_s2 = remainder[pairs] if pairs < len(remainder) else None
+                for index in remainder:
+                    if first_s2 is None or index >= first_s2:
+                        break
+                    pv = vertex[index]
+                    exchanges += stable[pv] <= pv or stable[pv] >= next_group_vertex
+
+            # 4.3.3: the lowest players of S1 move to S2 where possible.
+            left = exchanges
+            pos = pairs
+            while pos > 0 and left:
+                opp_pos = pos
+                pos -= 1
+                index = remainder[pos]
+                pv = vertex[index]
+                if pv < stable[pv] < next_group_vertex:
+                    for op in range(opp_pos, len(remainder)):
+                        w = modified(index, remainder[op], pos, pairs)
+                        if w:
+                            matcher.set(pv, vertex[remainder[op]], w - 1)
+                    stable = matcher.compute()
+                exchange = stable[pv] <= pv or stable[pv] >= next_group_vertex
+                left -= exchange
+                for op in range(pos + 1, len(remainder)):
+                    if exchange:
+                        base[remainder[op]][index] = 0
+                    matcher.set(pv, vertex[remainder[op]], modified(index, remainder[op], pos, pairs))
+
+            # 4.3.4: the highest players of S2 move to S1 where possible.
+            left = exchanges
+            position = pairs
+            for pos in range(pairs, len(remainder)):
+                if left <= 1:
+                    break
+                index = remainder[pos]
+                pv = vertex[index]
+                already = pv < stable[pv] < next_group_vertex
+                if not already:
+                    for op in range(pos + 1, len(remainder)):
+                        w = modified(index, remainder[op], position, pairs)
+                        if w:
+                            matcher.set(pv, vertex[remainder[op]], w + 1)
+                    stable = matcher.compute()
+                if pv < stable[pv] < next_group_vertex:
+                    left -= 1
+                    for op in range(pos):
+                        base[index][remainder[op]] = 0
+                        matcher.set_zero(pv, vertex[remainder[op]])
+                    for opp in range(residents_end, size):
+                        base[opp][index] = 0
+                        matcher.set_zero(pv, vertex[opp])
+                if not already:
+                    for op in range(pos + 1, len(remainder)):
+                        matcher.set(
+                            pv, vertex[remainder[op]], modified(index, remainder[op], position, pairs)
+                        )
+                position += 1
+
+            # S1 and S2 are now fixed: only S1-S2 edges stay.
+            for pos, index in enumerate(remainder):
+                pv = vertex[index]
+                in_s1 = pv < stable[pv] < next_group_vertex
+                for op in range(pos + 1, len(remainder)):
+                    opp = remainder[op]
+                    ov = vertex[opp]
+                    if not in_s1 or ov < stable[ov] < next_group_vertex:
+                        base[opp][index] = 0
+                    matcher.set(pv, ov, base[opp][index])
+
+            # 4.2: each S1 player, from the top, gets the highest S2 player the criteria allow.
+            for index in remainder:
+                pv = vertex[index]
+                if pv < stable[pv] < next_group_vertex:
+                    addend = 0
+                    for opp in reversed(remainder):
+                        ov = vertex[opp]
+                        if opp <= index or matched[ov]:
+                            continue
+                        w = base[opp][index]
+                        if w:
+                            matcher.set(pv, ov, w + addend)
+                        addend += 1
+                    stable = matcher.compute()
+                    mv = stable[pv]
+                    matched[pv] = True
+                    matched[mv] = True
+                    matcher.finalize(pv, mv)
+
+            # The unpaired players float down to the next bracket.
+            next_bracket: list[Entrant] = []
+            next_vertex: list[int] = []
+            movers = 0
+            single = (
+                bool(odd)
+                and group_start != n
+                and self.bye_score >= players[group_start].score
+            )
+            for index in range(size):
+                pv = vertex[index]
+                if index < residents_end and matched[pv]:
+                    partner[pv] = stable[pv]
+                    partner[stable[pv]] = pv
+                else:
+                    next_bracket.append(bracket[index])
+                    next_vertex.append(pv)
+                    if index < residents_end:
+                        movers += 1
+                    if single and players[stable[pv]].score < players[group_start].score:
+                        single = False
+            if single != self.single_downfloater_is_bye:
+                self.single_downfloater_is_bye = single
+            self.single_downfloater_is_bye = single
+            bracket = next_bracket
+            vertex = next_vertex
+            group_vertex = next_group_vertex
+
+        boards = []
+        for v, p in enumerate(players):
+            other = partner.get(v)
+            if other is None:
+                boards.append(Board(p.number, None))
+            elif p.number < players[other].number:
+                o = players[other]
+                colour = choose_colour(p, o, field)
+                boards.append(
+                    Board(p.number, o.number) if colour != 1 else Board(o.number, p.number)
+                )
+        return _board_order(boards, field)
+
+
+def _board_order(boards: list[Board], field: Field) -> list[Board]:
+    """C.04.2: boards by the higher player's score, the sum of scores, then the higher
+    player's pairing number; the bye last."""
+    entrants = field.entrants
+
+    def key(board: Board) -> tuple[int, int, int, int]:
+        if board.black is None:
+            return (1, 0, 0, 0)
+        a, b = entrants[board.white], entrants[board.black]
+        high, low = (a, b) if (a.plain_score, -a.rank) > (b.plain_score, -b.rank) else (b, a)
+        return (0, -high.plain_score, -low.plain_score, high.rank)
+
+    return sorted(boards, key=key)
