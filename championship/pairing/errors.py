@@ -21,7 +21,7 @@ MESSAGES: dict[str, str] = {
     "pairing.unfinished_round": "player {player} has no result in round {round} yet",
     "pairing.unknown_opponent": "player {player} has an unknown opponent in round {round}",
     "pairing.unknown_ruleset": "{ruleset!r} is not a pairing ruleset (known: {known})",
-    "pairing.too_large": "{players} players are more than the {limit} a round can pair",
+    "pairing.legacy_input": "the 2017 engine could not read the tournament: {detail}",
     # Round robin.
     "roundrobin.too_few": "a round robin needs at least two players",
     "roundrobin.no_such_round": (
@@ -41,9 +41,7 @@ MESSAGES: dict[str, str] = {
     "trf.bye_with_opponent": "round {round}: a bye has no opponent and no colour",
     "trf.own_opponent": "round {round}: a player cannot be their own opponent",
     "trf.unknown_opponent": "round {round}: there is no player {opponent}",
-    "trf.opponent_disagrees": (
-        "round {round}: player {opponent}'s entry does not match this one"
-    ),
+    "trf.opponent_disagrees": ("round {round}: player {opponent}'s entry does not match this one"),
     "trf.duplicate_number": "starting number {number} is used twice",
     "trf.missing_number": "starting number {number} is missing",
     "trf.points_mismatch": "the points {given} do not match the results ({computed})",
@@ -89,4 +87,9 @@ class PairingError(ValueError):
         return self.message
 
     def as_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "params": self.params, "line": self.line, "message": self.message}
+        return {
+            "code": self.code,
+            "params": self.params,
+            "line": self.line,
+            "message": self.message,
+        }

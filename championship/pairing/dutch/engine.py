@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from ..errors import PairingError
 from .colours import choose_colour
 from .matcher import Matcher
-from .state import DOWN, NO_COLOUR, UP, Entrant, Field, invert
+from .state import BLACK, DOWN, NO_COLOUR, UP, Entrant, Field, invert
 
 
 @dataclass(frozen=True)
@@ -122,7 +122,15 @@ class DutchPairer:
     def bye_candidate(self, e: Entrant) -> bool:
         return e.bye_eligible and e.score <= self.bye_score
 
-    def weight(self, higher: Entrant, lower: Entrant, in_current: bool, in_next: bool) -> int:
+    def weight(
+        self,
+        higher: Entrant,
+        lower: Entrant,
+        in_current: bool,
+        in_next: bool,
+        *,
+        single: bool | None = None,
+    ) -> int:
         """The base weight of the edge higher-lower (``higher`` precedes ``lower`` in the
         order 1.2); ``in_current``: ``lower`` belongs to the bracket being paired,
         ``in_next``: to the following scoregroup."""
@@ -149,7 +157,7 @@ class DutchPairer:
         # C9: the PAB assignee with the fewest unplayed games (only where the bracket floats
         # down exactly one player, who gets the bye).
         w <<= 2 * s
-        if self.single_downfloater_is_bye:
+        if self.single_downfloater_is_bye if single is None else single:
             if hs == self.bye_score:
                 w |= self.unplayed_rank[higher.played_games]
             if ls == self.bye_score:
@@ -216,11 +224,12 @@ class DutchPairer:
             weaker = opponent if player.imbalance > opponent.imbalance else player
             repeat_ok = weaker.repeated != invert(player.preference)
         w = (w << s) | (
-            in_current
-            and (not player.absolute or not opponent.absolute or not same or repeat_ok)
+            in_current and (not player.absolute or not opponent.absolute or not same or repeat_ok)
         )
         # C12: colour preferences met.
-        w = (w << s) | (in_current and _preferences_compatible(player.preference, opponent.preference))
+        w = (w << s) | (
+            in_current and _preferences_compatible(player.preference, opponent.preference)
+        )
         # C13: strong colour preferences met.
         w = (w << s) | (
             in_current
@@ -240,62 +249,21 @@ class DutchPairer:
         if n == 0:
             return []
         field = self.field
-        layout = self.layout
-        s, g = layout.size_bits, layout.groups_bits
+        self.position = {e.number: i for i, e in enumerate(players)}
+        self.classes = [_colour_class(e, field) for e in players]
         top_score = players[0].score
-        matcher = Matcher(n, layout.bits)
-        below = layout.below_top
-        # C4: is there a complete pairing at all? With an odd number, also find the lowest
-        # score a PAB assignee can have (C5) and whether the top bracket floats exactly the
-        # assignee (C9).
-        odd = n & 1
-        for i in range(n):
-            p = players[i]
-            for j in range(i):
-                o = players[j]
-                if odd:
-                    if _compatible(p, o, field):
-                        w = 1 + (not p.bye_eligible) + (not o.bye_eligible)
-                        w <<= g
-                        w |= layout.group_shift[p.score] + layout.group_shift[o.score]
-                        w <<= s
-                        w |= p.score >= top_score
-                    else:
-                        w = 0
-                    matcher.set(i, j, w)
-                else:
-                    matcher.set(i, j, self.weight(o, p, False, False))
-        matching = matcher.compute()
-        unmatched = [i for i in range(n) if matching[i] == i]
-        if len(unmatched) > 1 or any(not players[i].bye_eligible for i in unmatched):
-            raise PairingError("pairing.no_legal_pairing")
-        if odd:
-            self.bye_score = players[unmatched[0]].score
-            if self.bye_score >= top_score:
-                self.single_downfloater_is_bye = all(
-                    players[matching[i]].score >= top_score
-                    for i in range(n)
-                    if players[i].score >= top_score
-                )
-            counts = sorted(
-                (e.played_games for e in players if e.score == self.bye_score), reverse=True
-            )
-            self.unplayed_rank = {}
-            for rank, count in enumerate(counts):
-                self.unplayed_rank[count] = rank
-            for i in range(n):
-                p = players[i]
-                for j in range(i):
-                    matcher.set(i, j, self.weight(players[j], p, False, False))
-        del below
+        graph: _Graph | None = None
+        if n < WINDOW_FROM or not self._open_by_certificate():
+            graph = self._open_exact()
 
-        partner: dict[int, int] = {}  # vertex -> vertex, final pairs
+        partner: dict[int, int] = {}  # position -> position, final pairs
         bracket = [players[i] for i in range(n) if players[i].score >= top_score]
-        vertex = list(range(len(bracket)))
-        next_start = len(bracket)  # index in players of the next scoregroup
+        vertex = list(range(len(bracket)))  # positions in ``players``
+        next_start = len(bracket)  # position of the next scoregroup
         matched = [False] * n
         movers = 0  # moved-down players at the head of the bracket
-        group_vertex = 0  # first vertex of the bracket's own scoregroup
+        group_vertex = 0  # position of the bracket's own scoregroup
+        previous: dict[tuple[int, int], int] = {}  # the last window's edge weights
 
         while len(bracket) > 1 or next_start != n:
             residents_end = len(bracket)
@@ -313,196 +281,37 @@ class DutchPairer:
                 row = base[larger]
                 for smaller in range(larger):
                     row.append(self.weight(bracket[smaller], lp, in_current, not in_current))
-            for larger in range(size):
-                lv = vertex[larger]
-                for smaller, w in enumerate(base[larger]):
-                    matcher.set(lv, vertex[smaller], w)
-
-            def in_bracket(v: int) -> bool:
-                return group_vertex <= v < next_group_vertex
-
-            def modified(smaller: int, larger: int, smaller_pos: int, pairs: int) -> int:
-                w = base[larger][smaller]
-                if w:
-                    addend = smaller_pos < pairs
-                    addend <<= 2 * s
-                    addend -= smaller_pos
-                    w += addend << 1
-                return w
-
-            stable = matcher.compute()
-
-            # Article 4.4: which moved-down players are paired (MDP sets by smallest
-            # differing BSN), score by score.
-            group_score = None
-            remaining = remaining_matched = 0
-            for index in range(movers):
-                if index == 0 or bracket[index].score < group_score:  # type: ignore[operator]
-                    group_score = bracket[index].score
-                    remaining = remaining_matched = 0
-                    k = index
-                    while bracket[k].score >= group_score:
-                        remaining += 1
-                        if in_bracket(stable[vertex[k]]):
-                            remaining_matched += 1
-                        k += 1
-                if not remaining_matched:
-                    continue
-                pv = vertex[index]
-                if remaining <= remaining_matched:
-                    matched[pv] = True
-                    continue
-                remaining -= 1
-                if not in_bracket(stable[pv]):
-                    for opp in range(movers, residents_end):
-                        w = base[opp][index]
-                        if w:
-                            matcher.set(pv, vertex[opp], w | 1)
-                    stable = matcher.compute()
-                if in_bracket(stable[pv]):
-                    matched[pv] = True
-                    remaining_matched -= 1
-                    for opp in range(movers, residents_end):
-                        w = base[opp][index]
-                        if w:
-                            matcher.set(pv, vertex[opp], (w | (residents_end - movers)) + 1)
-
-            # The opponents of the moved-down players (the MDP-pairing: transpositions of S2,
-            # 4.2, highest opponent first).
-            for index in range(movers):
-                pv = vertex[index]
-                if not matched[pv]:
-                    continue
-                addend = size
-                for opp in range(residents_end - 1, movers - 1, -1):
-                    ov = vertex[opp]
-                    if matched[ov]:
-                        continue
-                    w = base[opp][index]
-                    if w:
-                        matcher.set(pv, ov, w + addend)
-                        addend += 1
-                stable = matcher.compute()
-                mv = stable[pv]
-                matched[mv] = True
-                matcher.finalize(pv, mv)
-
-            # The (homogeneous) remainder: S1 and S2, then exchanges (4.3).
-            remainder: list[int] = []
-            pairs = 0
-            for index in range(movers, residents_end):
-                pv = vertex[index]
-                if stable[pv] < group_vertex:
-                    continue
-                remainder.append(index)
-                if stable[pv] < pv:
-                    pairs += 1
-            for opp in remainder:
-                ov = vertex[opp]
-                for pos, index in enumerate(remainder):
-                    if opp <= index:
-                        break
-                    matcher.set(vertex[index], ov, modified(index, opp, pos, pairs))
-            stable = matcher.compute()
-
-            exchanges = 0
-            if remainder:
-                first_s2 = remainder[pairs] if pairs < len(remainder) else None
-                for index in remainder:
-                    if first_s2 is None or index >= first_s2:
-                        break
-                    pv = vertex[index]
-                    exchanges += stable[pv] <= pv or stable[pv] >= next_group_vertex
-
-            # 4.3.3: the lowest players of S1 move to S2 where possible.
-            left = exchanges
-            pos = pairs
-            while pos > 0 and left:
-                opp_pos = pos
-                pos -= 1
-                index = remainder[pos]
-                pv = vertex[index]
-                if pv < stable[pv] < next_group_vertex:
-                    for op in range(opp_pos, len(remainder)):
-                        w = modified(index, remainder[op], pos, pairs)
-                        if w:
-                            matcher.set(pv, vertex[remainder[op]], w - 1)
-                    stable = matcher.compute()
-                exchange = stable[pv] <= pv or stable[pv] >= next_group_vertex
-                left -= exchange
-                for op in range(pos + 1, len(remainder)):
-                    if exchange:
-                        base[remainder[op]][index] = 0
-                    matcher.set(pv, vertex[remainder[op]], modified(index, remainder[op], pos, pairs))
-
-            # 4.3.4: the highest players of S2 move to S1 where possible.
-            left = exchanges
-            position = pairs
-            for pos in range(pairs, len(remainder)):
-                if left <= 1:
-                    break
-                index = remainder[pos]
-                pv = vertex[index]
-                already = pv < stable[pv] < next_group_vertex
-                if not already:
-                    for op in range(pos + 1, len(remainder)):
-                        w = modified(index, remainder[op], position, pairs)
-                        if w:
-                            matcher.set(pv, vertex[remainder[op]], w + 1)
-                    stable = matcher.compute()
-                if pv < stable[pv] < next_group_vertex:
-                    left -= 1
-                    for op in range(pos):
-                        base[index][remainder[op]] = 0
-                        matcher.set_zero(pv, vertex[remainder[op]])
-                    for opp in range(residents_end, size):
-                        base[opp][index] = 0
-                        matcher.set_zero(pv, vertex[opp])
-                if not already:
-                    for op in range(pos + 1, len(remainder)):
-                        matcher.set(
-                            pv, vertex[remainder[op]], modified(index, remainder[op], position, pairs)
-                        )
-                position += 1
-
-            # S1 and S2 are now fixed: only S1-S2 edges stay.
-            for pos, index in enumerate(remainder):
-                pv = vertex[index]
-                in_s1 = pv < stable[pv] < next_group_vertex
-                for op in range(pos + 1, len(remainder)):
-                    opp = remainder[op]
-                    ov = vertex[opp]
-                    if not in_s1 or ov < stable[ov] < next_group_vertex:
-                        base[opp][index] = 0
-                    matcher.set(pv, ov, base[opp][index])
-
-            # 4.2: each S1 player, from the top, gets the highest S2 player the criteria allow.
-            for index in remainder:
-                pv = vertex[index]
-                if pv < stable[pv] < next_group_vertex:
-                    addend = 0
-                    for opp in reversed(remainder):
-                        ov = vertex[opp]
-                        if opp <= index or matched[ov]:
-                            continue
-                        w = base[opp][index]
-                        if w:
-                            matcher.set(pv, ov, w + addend)
-                        addend += 1
-                    stable = matcher.compute()
-                    mv = stable[pv]
-                    matched[pv] = True
-                    matched[mv] = True
-                    matcher.finalize(pv, mv)
+            frame = _Frame(
+                bracket, vertex, movers, residents_end, size, group_vertex, next_group_vertex
+            )
+            stable: list[int] | None = None
+            if graph is None and self._window_allowed(next_start, group_start):
+                flags = [matched[v] for v in vertex]
+                pristine = [row[:] for row in base]
+                window = self._window(frame, base, previous, next_start)
+                try:
+                    stable = self._bracket(window, frame, base, matched)
+                    previous = window.weights
+                except _NotCertified:
+                    for v, flag in zip(vertex, flags, strict=True):
+                        matched[v] = flag
+                    base = pristine
+            if stable is None:
+                if graph is None:
+                    graph = self._exact(frame, base, previous, next_start)
+                else:
+                    for larger in range(movers, size):
+                        lv = vertex[larger]
+                        for smaller, w in enumerate(base[larger]):
+                            graph.set(lv, vertex[smaller], w)
+                stable = self._bracket(graph, frame, base, matched)
 
             # The unpaired players float down to the next bracket.
             next_bracket: list[Entrant] = []
             next_vertex: list[int] = []
             movers = 0
             single = (
-                bool(odd)
-                and group_start != n
-                and self.bye_score >= players[group_start].score
+                bool(n & 1) and group_start != n and self.bye_score >= players[group_start].score
             )
             for index in range(size):
                 pv = vertex[index]
@@ -516,8 +325,6 @@ class DutchPairer:
                         movers += 1
                     if single and players[stable[pv]].score < players[group_start].score:
                         single = False
-            if single != self.single_downfloater_is_bye:
-                self.single_downfloater_is_bye = single
             self.single_downfloater_is_bye = single
             bracket = next_bracket
             vertex = next_vertex
@@ -532,9 +339,509 @@ class DutchPairer:
                 o = players[other]
                 colour = choose_colour(p, o, field)
                 boards.append(
-                    Board(p.number, o.number) if colour != 1 else Board(o.number, p.number)
+                    Board(p.number, o.number) if colour != BLACK else Board(o.number, p.number)
                 )
         return _board_order(boards, field)
+
+    # --- the opening: C4 and C5 for the whole round --------------------------------------------
+    def _open_exact(self) -> _Graph:
+        """The reference engine's opening: one graph of every player, a complete pairing of
+        it (C4), the lowest score a PAB assignee can have (C5)."""
+        players = self.players
+        n = len(players)
+        field = self.field
+        layout = self.layout
+        s, g = layout.size_bits, layout.groups_bits
+        top_score = players[0].score
+        graph = _Graph(self, list(range(n)), strip_top=False)
+        odd = n & 1
+        for i in range(n):
+            p = players[i]
+            for j in range(i):
+                o = players[j]
+                if odd:
+                    if _compatible(p, o, field):
+                        w = 1 + (not p.bye_eligible) + (not o.bye_eligible)
+                        w <<= g
+                        w |= layout.group_shift[p.score] + layout.group_shift[o.score]
+                        w <<= s
+                        w |= p.score >= top_score
+                    else:
+                        w = 0
+                    graph.set(i, j, w)
+                else:
+                    graph.set(i, j, self.weight(o, p, False, False))
+        matching = graph.compute()
+        unmatched = [i for i in range(n) if matching[i] == i]
+        if len(unmatched) > 1 or any(not players[i].bye_eligible for i in unmatched):
+            raise PairingError("pairing.no_legal_pairing")
+        if odd:
+            self.bye_score = players[unmatched[0]].score
+            if self.bye_score >= top_score:
+                self.single_downfloater_is_bye = all(
+                    players[matching[i]].score >= top_score
+                    for i in range(n)
+                    if players[i].score >= top_score
+                )
+            self._rank_unplayed_games()
+            for i in range(n):
+                p = players[i]
+                for j in range(i):
+                    graph.set(i, j, self.weight(players[j], p, False, False))
+        return graph
+
+    def _open_by_certificate(self) -> bool:
+        """The same facts without a matching of the whole field, where a sufficient condition
+        (Dirac: every player compatible with at least half of the others has a complete
+        pairing) shows that a complete pairing exists, exposing the lowest eligible player
+        when the number is odd. False: use the exact opening."""
+        players = self.players
+        n = len(players)
+        degrees = self._degrees(0)
+        low = min(degrees.values(), default=0)
+        if n & 1:
+            eligible = [i for i in range(n) if players[i].bye_eligible]
+            if not eligible:
+                return False
+            self.bye_score = players[eligible[-1]].score
+            if self.bye_score >= players[0].score:
+                return False
+            if low - 1 < (n - 1) / 2:
+                return False
+            self._rank_unplayed_games()
+            return True
+        return low >= n / 2
+
+    def _rank_unplayed_games(self) -> None:
+        counts = sorted(
+            (e.played_games for e in self.players if e.score == self.bye_score), reverse=True
+        )
+        self.unplayed_rank = {}
+        for rank, count in enumerate(counts):
+            self.unplayed_rank[count] = rank
+
+    def _degrees(self, start: int) -> dict[int, int]:
+        """For each position from ``start`` on: the number of players from ``start`` on it
+        may meet (C1, C3 and forbidden pairs)."""
+        players = self.players
+        classes = self.classes
+        position = self.position
+        count = len(players) - start
+        per_class: dict[int, int] = {}
+        for x in range(start, len(players)):
+            c = classes[x]
+            if c is not None:
+                per_class[c] = per_class.get(c, 0) + 1
+        degrees = {}
+        for x in range(start, len(players)):
+            c = classes[x]
+            d = count - 1 - (per_class[c] - 1 if c is not None else 0)
+            for number in players[x].forbidden:
+                f = position.get(number)
+                if f is not None and f >= start and (c is None or classes[f] != c):
+                    d -= 1
+            degrees[x] = d
+        return degrees
+
+    # --- the graph of a bracket ------------------------------------------------------------------
+    def _window_allowed(self, next_start: int, group_start: int) -> bool:
+        n = len(self.players)
+        if n - next_start < WINDOW_LOWER_MIN:
+            return False
+        return not (n & 1) or self.bye_score < self.players[group_start].score
+
+    def _window(
+        self,
+        frame: _Frame,
+        base: list[list[int]],
+        previous: dict[tuple[int, int], int],
+        lower_start: int,
+    ) -> _Graph:
+        """The bracket and the next scoregroup alone; the players below are represented by
+        a certificate that they can absorb the downfloaters (``_certify``)."""
+        vertex = frame.vertex
+        graph = _Graph(self, list(vertex), strip_top=True)
+        for larger in range(frame.size):
+            lv = vertex[larger]
+            if larger >= frame.movers:
+                for smaller, w in enumerate(base[larger]):
+                    graph.set(lv, vertex[smaller], w)
+            else:
+                for smaller in range(larger):
+                    sv = vertex[smaller]
+                    graph.set(lv, sv, previous.get((sv, lv), 0))
+        graph.certificate = _Certificate(self, vertex, lower_start)
+        return graph
+
+    def _exact(
+        self,
+        frame: _Frame,
+        base: list[list[int]],
+        previous: dict[tuple[int, int], int],
+        lower_start: int,
+    ) -> _Graph:
+        """The reference engine's graph of every player not yet paired, with the weights it
+        has at this point, for the rest of the round."""
+        players = self.players
+        vertex = frame.vertex
+        lower = list(range(lower_start, len(players)))
+        graph = _Graph(self, list(vertex) + lower, strip_top=False)
+        for larger in range(frame.size):
+            lv = vertex[larger]
+            if larger >= frame.movers:
+                for smaller, w in enumerate(base[larger]):
+                    graph.set(lv, vertex[smaller], w)
+            else:
+                for smaller in range(larger):
+                    sv = vertex[smaller]
+                    graph.set(lv, sv, previous.get((sv, lv), 0))
+        members = list(vertex)
+        for lv in lower:
+            lp = players[lv]
+            for sv in members:
+                graph.set(lv, sv, self.weight(players[sv], lp, False, False, single=False))
+            members.append(lv)
+        return graph
+
+    # --- one bracket (Articles 3 and 4) ----------------------------------------------------------
+    def _bracket(
+        self, graph: _Graph, frame: _Frame, base: list[list[int]], matched: list[bool]
+    ) -> list[int]:
+        s = self.layout.size_bits
+        bracket = frame.bracket
+        vertex = frame.vertex
+        movers = frame.movers
+        residents_end = frame.residents_end
+        size = frame.size
+        group_vertex = frame.group_vertex
+        next_group_vertex = frame.next_group_vertex
+
+        def in_bracket(v: int) -> bool:
+            return group_vertex <= v < next_group_vertex
+
+        def modified(smaller: int, larger: int, smaller_pos: int, pairs: int) -> int:
+            w = base[larger][smaller]
+            if w:
+                addend = smaller_pos < pairs
+                addend <<= 2 * s
+                addend -= smaller_pos
+                w += addend << 1
+            return w
+
+        stable = graph.compute()
+
+        # Article 4.4: which moved-down players are paired (MDP sets by smallest differing
+        # BSN), score by score.
+        group_score = 0
+        remaining = remaining_matched = 0
+        for index in range(movers):
+            if index == 0 or bracket[index].score < group_score:
+                group_score = bracket[index].score
+                remaining = remaining_matched = 0
+                k = index
+                while bracket[k].score >= group_score:
+                    remaining += 1
+                    if in_bracket(stable[vertex[k]]):
+                        remaining_matched += 1
+                    k += 1
+            if not remaining_matched:
+                continue
+            pv = vertex[index]
+            if remaining <= remaining_matched:
+                matched[pv] = True
+                continue
+            remaining -= 1
+            if not in_bracket(stable[pv]):
+                for opp in range(movers, residents_end):
+                    w = base[opp][index]
+                    if w:
+                        graph.set(pv, vertex[opp], w | 1)
+                stable = graph.compute()
+            if in_bracket(stable[pv]):
+                matched[pv] = True
+                remaining_matched -= 1
+                for opp in range(movers, residents_end):
+                    w = base[opp][index]
+                    if w:
+                        graph.set(pv, vertex[opp], (w | (residents_end - movers)) + 1)
+
+        # The opponents of the moved-down players (the MDP-pairing: 4.2, the transpositions
+        # of S2, the highest opponent first).
+        for index in range(movers):
+            pv = vertex[index]
+            if not matched[pv]:
+                continue
+            addend = size
+            for opp in range(residents_end - 1, movers - 1, -1):
+                ov = vertex[opp]
+                if matched[ov]:
+                    continue
+                w = base[opp][index]
+                if w:
+                    graph.set(pv, ov, w + addend)
+                    addend += 1
+            stable = graph.compute()
+            mv = stable[pv]
+            if mv == UNMATCHED:
+                raise _NotCertified
+            matched[mv] = True
+            graph.finalize(pv, mv)
+
+        # The remainder: S1 and S2, then the exchanges (4.3).
+        remainder: list[int] = []
+        pairs = 0
+        for index in range(movers, residents_end):
+            pv = vertex[index]
+            if stable[pv] < group_vertex:
+                continue
+            remainder.append(index)
+            if stable[pv] < pv:
+                pairs += 1
+        for opp in remainder:
+            ov = vertex[opp]
+            for pos, index in enumerate(remainder):
+                if opp <= index:
+                    break
+                graph.set(vertex[index], ov, modified(index, opp, pos, pairs))
+        stable = graph.compute()
+
+        exchanges = 0
+        if remainder:
+            first_s2 = remainder[pairs] if pairs < len(remainder) else None
+            for index in remainder:
+                if first_s2 is None or index >= first_s2:
+                    break
+                pv = vertex[index]
+                exchanges += stable[pv] <= pv or stable[pv] >= next_group_vertex
+
+        # 4.3.3: the lowest players of S1 go to S2 where the criteria allow.
+        left = exchanges
+        pos = pairs
+        while pos > 0 and left:
+            opp_pos = pos
+            pos -= 1
+            index = remainder[pos]
+            pv = vertex[index]
+            if pv < stable[pv] < next_group_vertex:
+                for op in range(opp_pos, len(remainder)):
+                    w = modified(index, remainder[op], pos, pairs)
+                    if w:
+                        graph.set(pv, vertex[remainder[op]], w - 1)
+                stable = graph.compute()
+            exchange = stable[pv] <= pv or stable[pv] >= next_group_vertex
+            left -= exchange
+            for op in range(pos + 1, len(remainder)):
+                if exchange:
+                    base[remainder[op]][index] = 0
+                graph.set(pv, vertex[remainder[op]], modified(index, remainder[op], pos, pairs))
+
+        # 4.3.4: the highest players of S2 go to S1 where the criteria allow.
+        left = exchanges
+        position = pairs
+        for pos in range(pairs, len(remainder)):
+            if left <= 1:
+                break
+            index = remainder[pos]
+            pv = vertex[index]
+            already = pv < stable[pv] < next_group_vertex
+            if not already:
+                for op in range(pos + 1, len(remainder)):
+                    w = modified(index, remainder[op], position, pairs)
+                    if w:
+                        graph.set(pv, vertex[remainder[op]], w + 1)
+                stable = graph.compute()
+            if pv < stable[pv] < next_group_vertex:
+                left -= 1
+                for op in range(pos):
+                    base[index][remainder[op]] = 0
+                    graph.set(pv, vertex[remainder[op]], 0)
+                for opp in range(residents_end, size):
+                    base[opp][index] = 0
+                    graph.set(pv, vertex[opp], 0)
+            if not already:
+                for op in range(pos + 1, len(remainder)):
+                    graph.set(
+                        pv, vertex[remainder[op]], modified(index, remainder[op], position, pairs)
+                    )
+            position += 1
+
+        # S1 and S2 are now fixed: only S1-S2 edges stay.
+        for pos, index in enumerate(remainder):
+            pv = vertex[index]
+            in_s1 = pv < stable[pv] < next_group_vertex
+            for op in range(pos + 1, len(remainder)):
+                opp = remainder[op]
+                ov = vertex[opp]
+                if not in_s1 or ov < stable[ov] < next_group_vertex:
+                    base[opp][index] = 0
+                graph.set(pv, ov, base[opp][index])
+
+        # 4.2: each S1 player, from the top, gets the highest S2 player the criteria allow.
+        for index in remainder:
+            pv = vertex[index]
+            if pv < stable[pv] < next_group_vertex:
+                addend = 0
+                for opp in reversed(remainder):
+                    ov = vertex[opp]
+                    if opp <= index or matched[ov]:
+                        continue
+                    w = base[opp][index]
+                    if w:
+                        graph.set(pv, ov, w + addend)
+                    addend += 1
+                stable = graph.compute()
+                mv = stable[pv]
+                if mv == UNMATCHED:
+                    raise _NotCertified
+                matched[pv] = True
+                matched[mv] = True
+                graph.finalize(pv, mv)
+        return stable
+
+
+@dataclass
+class _Frame:
+    """A bracket and the next scoregroup: players, their positions, and where each part
+    starts (moved-down players, residents, the next scoregroup)."""
+
+    bracket: list[Entrant]
+    vertex: list[int]
+    movers: int
+    residents_end: int
+    size: int
+    group_vertex: int
+    next_group_vertex: int
+
+
+class _NotCertified(Exception):
+    """The players below a bracket may not absorb its downfloaters: pair it exactly."""
+
+
+UNMATCHED = 1 << 62  # in a window: matched below the window (or the PAB)
+#: From this many players on, brackets are paired in windows (see ``_Certificate``).
+WINDOW_FROM = 80
+#: A window needs at least this many players below it.
+WINDOW_LOWER_MIN = 8
+
+
+def _colour_class(e: Entrant, field: Field) -> int | None:
+    """Players of one class may not meet (C3): the same absolute colour preference, no
+    topscorer exemption."""
+    if e.absolute and not (field.last_round and field.topscorer(e)):
+        return e.preference
+    return None
+
+
+class _Graph:
+    """A matching graph over some positions of the sorted players (the compiled matcher
+    numbers its vertices from 0). ``strip_top``: a window, whose weights leave out the
+    completion field (the certificate stands for it) and whose unpaired players are reported
+    as ``UNMATCHED``."""
+
+    def __init__(self, pairer: DutchPairer, positions: list[int], *, strip_top: bool) -> None:
+        layout = pairer.layout
+        self.positions = positions
+        self.local = {p: i for i, p in enumerate(positions)}
+        self.strip = strip_top
+        self.mask = (1 << layout.below_top) - 1
+        bits = layout.below_top if strip_top else layout.bits
+        self.matcher = Matcher(len(positions), bits)
+        self.weights: dict[tuple[int, int], int] = {}
+        self.size = len(pairer.players)
+        self.certificate: _Certificate | None = None
+
+    def set(self, u: int, v: int, weight: int) -> None:
+        self.weights[(u, v) if u < v else (v, u)] = weight
+        local = self.local
+        self.matcher.set(local[u], local[v], weight & self.mask if self.strip else weight)
+
+    def compute(self) -> list[int]:
+        matching = self.matcher.compute()
+        positions = self.positions
+        stable = [UNMATCHED] * self.size
+        if self.strip:
+            for i, j in enumerate(matching):
+                if i != j:
+                    stable[positions[i]] = positions[j]
+            if self.certificate is not None:
+                self.certificate.check(stable)
+        else:
+            for i, j in enumerate(matching):
+                stable[positions[i]] = positions[j]
+        return stable
+
+    def finalize(self, u: int, v: int) -> None:
+        self.matcher.finalize(self.local[u], self.local[v])
+
+
+class _Certificate:
+    """Whether the players below a window can absorb its downfloaters: Dirac's condition
+    (every vertex adjacent to at least half of the others) on the players below plus the
+    downfloaters, which is enough for a complete pairing of them (C4; with an odd number,
+    leaving out one PAB candidate, all of whom are below). When it holds, the window's best
+    pairing is the reference engine's best pairing of the whole round; when it does not, the
+    bracket is paired on the exact graph."""
+
+    def __init__(self, pairer: DutchPairer, window: list[int], lower_start: int) -> None:
+        players = pairer.players
+        classes = pairer.classes
+        position = pairer.position
+        self.window = window
+        self.classes = classes
+        self.lower = len(players) - lower_start
+        self.per_class: dict[int | None, int] = {}
+        for x in range(lower_start, len(players)):
+            c = classes[x]
+            if c is not None:
+                self.per_class[c] = self.per_class.get(c, 0) + 1
+        self.degree = pairer._degrees(lower_start)
+        self.lowest: dict[int | None, int] = {}
+        for x, d in self.degree.items():
+            c = classes[x]
+            if d < self.lowest.get(c, 1 << 30):
+                self.lowest[c] = d
+        self.window_degree: dict[int, int] = {}
+        self.window_forbidden: dict[int, list[int]] = {}
+        for u in window:
+            c = classes[u]
+            d = self.lower - (self.per_class.get(c, 0) if c is not None else 0)
+            below = []
+            for number in players[u].forbidden:
+                f = position.get(number)
+                if f is not None and f >= lower_start and (c is None or classes[f] != c):
+                    below.append(f)
+            self.window_degree[u] = d - len(below)
+            self.window_forbidden[u] = below
+
+    def check(self, stable: list[int]) -> None:
+        classes = self.classes
+        floaters = [u for u in self.window if stable[u] == UNMATCHED]
+        total = self.lower + len(floaters)
+        extra = len(floaters)
+        per_class: dict[int | None, int] = {}
+        low = 1 << 30
+        for u in floaters:
+            c = classes[u]
+            per_class[c] = per_class.get(c, 0) + 1
+            low = min(low, self.window_degree[u])
+        for c, d in self.lowest.items():
+            low = min(low, d + extra - (per_class.get(c, 0) if c is not None else 0))
+        hits: dict[int, int] = {}
+        for u in floaters:
+            for x in self.window_forbidden[u]:
+                hits[x] = hits.get(x, 0) + 1
+        for x, k in hits.items():
+            c = classes[x]
+            low = min(
+                low,
+                self.degree[x] + extra - (per_class.get(c, 0) if c is not None else 0) - k,
+            )
+        if total & 1:
+            ok = low - 1 >= (total - 1) / 2
+        else:
+            ok = low >= total / 2
+        if not ok:
+            raise _NotCertified
 
 
 def _board_order(boards: list[Board], field: Field) -> list[Board]:

@@ -115,7 +115,7 @@ def build_field(
     player who has never been paired and is not to be paired now gets no pairing number."""
     system = data.points
     table = system.table
-    accelerations = getattr(data, "accelerations", {}) or {}
+    accelerations = data.accelerations
     values = list(table.values()) + [a for acc in accelerations.values() for a in acc]
     scale = _scale(values)
 
@@ -269,3 +269,23 @@ def _infer_initial_colour(players: list[Player], histories: dict[int, list[Round
             return invert(colour) if position & 1 else colour
         position += 1
     return WHITE
+
+
+def infer_initial_colour(data: TournamentData) -> str:
+    """The initial colour (5.1) a TRF without XXC implies: ``"w"`` or ``"b"``."""
+    histories = {
+        p.number: [
+            Round(
+                r.opponent,
+                WHITE if r.colour == "w" else BLACK if r.colour == "b" else NO_COLOUR,
+                0,
+                r.played,
+                r.opponent is not None or r.code in ("U", "+"),
+                r.code,
+            )
+            for r in p.rounds
+        ]
+        for p in data.players
+    }
+    players = sorted(data.players, key=lambda p: p.number)
+    return "b" if _infer_initial_colour(players, histories) == BLACK else "w"
