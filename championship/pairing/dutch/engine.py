@@ -109,8 +109,11 @@ class _Layout:
 class DutchPairer:
     """One round's pairing by the 2025 Dutch rules (see the module docstring)."""
 
-    def __init__(self, field: Field) -> None:
+    def __init__(self, field: Field, *, exact: bool = False) -> None:
+        """``exact``: the reference engine's procedure alone (one graph of the whole round,
+        no windows and no shortcuts): slower, for checking the fast paths."""
         self.field = field
+        self.exact = exact
         # 1.2: by score, then pairing number.
         self.players = sorted(field.to_pair, key=lambda e: (-e.score, e.rank))
         self.layout = _Layout(field, self.players)
@@ -253,7 +256,10 @@ class DutchPairer:
         self.classes = [_colour_class(e, field) for e in players]
         top_score = players[0].score
         graph: _Graph | None = None
-        if n < WINDOW_FROM or not self._open_by_certificate():
+        self.last_window_weights: dict[tuple[int, int], int] = {}
+        if not self.exact and self._first_round_single_group():
+            self.bye_score = top_score
+        elif self.exact or n < WINDOW_FROM or not self._open_by_certificate():
             graph = self._open_exact()
 
         partner: dict[int, int] = {}  # position -> position, final pairs
@@ -274,37 +280,34 @@ class DutchPairer:
                 vertex.append(vertex[-1] + 1)
                 next_start += 1
             size = len(bracket)
-            base: list[list[int]] = [[] for _ in range(size)]
-            for larger in range(movers, size):
-                lp = bracket[larger]
-                in_current = larger < residents_end
-                row = base[larger]
-                for smaller in range(larger):
-                    row.append(self.weight(bracket[smaller], lp, in_current, not in_current))
             frame = _Frame(
                 bracket, vertex, movers, residents_end, size, group_vertex, next_group_vertex
             )
             stable: list[int] | None = None
-            if graph is None and self._window_allowed(next_start, group_start):
-                flags = [matched[v] for v in vertex]
-                pristine = [row[:] for row in base]
-                window = self._window(frame, base, previous, next_start)
-                try:
-                    stable = self._bracket(window, frame, base, matched)
-                    previous = window.weights
-                except _NotCertified:
-                    for v, flag in zip(vertex, flags, strict=True):
-                        matched[v] = flag
-                    base = pristine
+            if graph is None and movers == 0:
+                stable = self._natural(frame, group_start, matched)
+            if (
+                stable is None
+                and graph is None
+                and residents_end % 2 == 0
+                and (not n & 1 or (group_start < n and self.bye_score < players[group_start].score))
+            ):
+                stable = self._in_window(self._tight(frame), group_start, matched, previous)
             if stable is None:
-                if graph is None:
-                    graph = self._exact(frame, base, previous, next_start)
-                else:
-                    for larger in range(movers, size):
-                        lv = vertex[larger]
-                        for smaller, w in enumerate(base[larger]):
-                            graph.set(lv, vertex[smaller], w)
-                stable = self._bracket(graph, frame, base, matched)
+                base = self._base(frame)
+                if graph is None and self._window_allowed(next_start, group_start):
+                    stable = self._in_window(frame, next_start, matched, previous, base)
+                    if stable is not None:
+                        previous = self.last_window_weights
+                if stable is None:
+                    if graph is None:
+                        graph = self._exact(frame, base, previous, next_start)
+                    else:
+                        for larger in range(movers, size):
+                            lv = vertex[larger]
+                            for smaller, w in enumerate(base[larger]):
+                                graph.set(lv, vertex[smaller], w)
+                    stable = self._bracket(graph, frame, base, matched)
 
             # The unpaired players float down to the next bracket.
             next_bracket: list[Entrant] = []
@@ -342,6 +345,107 @@ class DutchPairer:
                     Board(p.number, o.number) if colour != BLACK else Board(o.number, p.number)
                 )
         return _board_order(boards, field)
+
+    def _base(self, frame: _Frame) -> list[list[int]]:
+        """The weights of the edges the bracket is paired on (``base[larger][smaller]``,
+        bracket indices): each resident and each player of the next scoregroup with every
+        player before it."""
+        bracket = frame.bracket
+        base: list[list[int]] = [[] for _ in range(frame.size)]
+        for larger in range(frame.movers, frame.size):
+            lp = bracket[larger]
+            in_current = larger < frame.residents_end
+            row = base[larger]
+            for smaller in range(larger):
+                row.append(self.weight(bracket[smaller], lp, in_current, not in_current))
+        return base
+
+    def _tight(self, frame: _Frame) -> _Frame:
+        """The bracket without the next scoregroup."""
+        end = frame.residents_end
+        return _Frame(
+            frame.bracket[:end],
+            frame.vertex[:end],
+            frame.movers,
+            end,
+            end,
+            frame.group_vertex,
+            frame.next_group_vertex,
+        )
+
+    def _in_window(
+        self,
+        frame: _Frame,
+        lower_start: int,
+        matched: list[bool],
+        previous: dict[tuple[int, int], int],
+        base: list[list[int]] | None = None,
+    ) -> list[int] | None:
+        """Pair the bracket in a window (``_window``); ``None`` when the certificate fails
+        (nothing is changed then). A window without the next scoregroup (``frame.size ==
+        frame.residents_end``) must pair every player of the bracket: only then can the next
+        scoregroup (C8) make no difference."""
+        if base is None:
+            base = self._base(frame)
+        vertex = frame.vertex
+        flags = [matched[v] for v in vertex]
+        window = self._window(frame, base, previous, lower_start)
+        assert window.certificate is not None
+        window.certificate.all_paired = frame.size == frame.residents_end
+        try:
+            stable = self._bracket(window, frame, base, matched)
+        except _NotCertified:
+            for v, flag in zip(vertex, flags, strict=True):
+                matched[v] = flag
+            return None
+        self.last_window_weights = window.weights
+        return stable
+
+    def _natural(self, frame: _Frame, group_start: int, matched: list[bool]) -> list[int] | None:
+        """A homogeneous bracket whose first candidate (S1[i] against S2[i], 3.3) meets every
+        criterion outright — all pairs compatible with all colour preferences met (C10-C13),
+        nobody left over, and the players below able to complete the round (the certificate)
+        — is paired so at once (3.4: a perfect candidate is accepted); the matching would
+        find the same pairs, after a costly search. ``None``: not such a bracket."""
+        players = self.players
+        n = len(players)
+        bracket = frame.bracket
+        count = frame.residents_end
+        half = count // 2
+        if count & 1:
+            # Only the first round of an odd field: the last player gets the PAB.
+            if group_start != n or self.field.played_rounds or not bracket[count - 1].bye_eligible:
+                return None
+        s = self.layout.size_bits
+        every_colour_bit = (1 << 3 * s) | (1 << 2 * s) | (1 << s) | 1
+        field = self.field
+        for i in range(half):
+            high, low = bracket[i], bracket[i + half]
+            if not _compatible(high, low, field):
+                return None
+            if self._colour_bits(0, low, high, True) != every_colour_bit:
+                return None
+        below = n - group_start
+        if below:
+            degrees = self._degrees(group_start)
+            low_degree = min(degrees.values())
+            if below & 1:
+                if not any(
+                    players[x].bye_eligible and players[x].score <= self.bye_score
+                    for x in range(group_start, n)
+                ):
+                    return None
+                if low_degree - 1 < (below - 1) / 2:
+                    return None
+            elif low_degree < below / 2:
+                return None
+        vertex = frame.vertex
+        stable = [UNMATCHED] * n
+        for i in range(half):
+            a, b = vertex[i], vertex[i + half]
+            stable[a], stable[b] = b, a
+            matched[a] = matched[b] = True
+        return stable
 
     # --- the opening: C4 and C5 for the whole round --------------------------------------------
     def _open_exact(self) -> _Graph:
@@ -389,6 +493,15 @@ class DutchPairer:
                 for j in range(i):
                     graph.set(i, j, self.weight(players[j], p, False, False))
         return graph
+
+    def _first_round_single_group(self) -> bool:
+        """Round 1 with everybody on the same score: the bracket is the whole field, paired
+        by ``_natural`` when no forbidden pair is in the way."""
+        players = self.players
+        if self.field.played_rounds or players[0].score != players[-1].score:
+            return False
+        half = len(players) // 2
+        return all(_compatible(players[i], players[i + half], self.field) for i in range(half))
 
     def _open_by_certificate(self) -> bool:
         """The same facts without a matching of the whole field, where a sufficient condition
@@ -788,6 +901,7 @@ class _Certificate:
         position = pairer.position
         self.window = window
         self.classes = classes
+        self.all_paired = False
         self.lower = len(players) - lower_start
         self.per_class: dict[int | None, int] = {}
         for x in range(lower_start, len(players)):
@@ -816,6 +930,8 @@ class _Certificate:
     def check(self, stable: list[int]) -> None:
         classes = self.classes
         floaters = [u for u in self.window if stable[u] == UNMATCHED]
+        if floaters and self.all_paired:
+            raise _NotCertified
         total = self.lower + len(floaters)
         extra = len(floaters)
         per_class: dict[int | None, int] = {}
