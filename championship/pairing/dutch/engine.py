@@ -641,82 +641,105 @@ class DutchPairer:
                 w += addend << 1
             return w
 
-        stable = graph.compute()
-
-        # Article 4.4: which moved-down players are paired (MDP sets by smallest differing
-        # BSN), score by score.
-        group_score = 0
-        remaining = remaining_matched = 0
-        for index in range(movers):
-            if index == 0 or bracket[index].score < group_score:
-                group_score = bracket[index].score
-                remaining = remaining_matched = 0
-                k = index
-                while bracket[k].score >= group_score:
-                    remaining += 1
-                    if in_bracket(stable[vertex[k]]):
-                        remaining_matched += 1
-                    k += 1
-            if not remaining_matched:
-                continue
-            pv = vertex[index]
-            if remaining <= remaining_matched:
-                matched[pv] = True
-                continue
-            remaining -= 1
-            if not in_bracket(stable[pv]):
-                for opp in range(movers, residents_end):
-                    w = base[opp][index]
-                    if w:
-                        graph.set(pv, vertex[opp], w | 1)
+        if movers == 0 and graph.fresh:
+            # A homogeneous bracket on a new graph: the first matching would only say how
+            # many pairs the bracket has (C6), and the matching with the exchange weights
+            # below says it as well (the exchange weights sit below every criterion).
+            remainder = list(range(movers, residents_end))
+            pairs = (residents_end - movers) // 2
+            while True:
+                for opp in remainder:
+                    ov = vertex[opp]
+                    for pos, index in enumerate(remainder):
+                        if opp <= index:
+                            break
+                        graph.set(vertex[index], ov, modified(index, opp, pos, pairs))
                 stable = graph.compute()
-            if in_bracket(stable[pv]):
-                matched[pv] = True
-                remaining_matched -= 1
-                for opp in range(movers, residents_end):
+                found = sum(
+                    1
+                    for index in remainder
+                    if group_vertex <= stable[vertex[index]] < vertex[index]
+                )
+                if found == pairs:
+                    break
+                pairs = found
+        else:
+            stable = graph.compute()
+
+            # Article 4.4: which moved-down players are paired (MDP sets by smallest differing
+            # BSN), score by score.
+            group_score = 0
+            remaining = remaining_matched = 0
+            for index in range(movers):
+                if index == 0 or bracket[index].score < group_score:
+                    group_score = bracket[index].score
+                    remaining = remaining_matched = 0
+                    k = index
+                    while bracket[k].score >= group_score:
+                        remaining += 1
+                        if in_bracket(stable[vertex[k]]):
+                            remaining_matched += 1
+                        k += 1
+                if not remaining_matched:
+                    continue
+                pv = vertex[index]
+                if remaining <= remaining_matched:
+                    matched[pv] = True
+                    continue
+                remaining -= 1
+                if not in_bracket(stable[pv]):
+                    for opp in range(movers, residents_end):
+                        w = base[opp][index]
+                        if w:
+                            graph.set(pv, vertex[opp], w | 1)
+                    stable = graph.compute()
+                if in_bracket(stable[pv]):
+                    matched[pv] = True
+                    remaining_matched -= 1
+                    for opp in range(movers, residents_end):
+                        w = base[opp][index]
+                        if w:
+                            graph.set(pv, vertex[opp], (w | (residents_end - movers)) + 1)
+
+            # The opponents of the moved-down players (the MDP-pairing: 4.2, the transpositions
+            # of S2, the highest opponent first).
+            for index in range(movers):
+                pv = vertex[index]
+                if not matched[pv]:
+                    continue
+                addend = size
+                for opp in range(residents_end - 1, movers - 1, -1):
+                    ov = vertex[opp]
+                    if matched[ov]:
+                        continue
                     w = base[opp][index]
                     if w:
-                        graph.set(pv, vertex[opp], (w | (residents_end - movers)) + 1)
+                        graph.set(pv, ov, w + addend)
+                        addend += 1
+                stable = graph.compute()
+                mv = stable[pv]
+                if mv == UNMATCHED:
+                    raise _NotCertified
+                matched[mv] = True
+                graph.finalize(pv, mv)
 
-        # The opponents of the moved-down players (the MDP-pairing: 4.2, the transpositions
-        # of S2, the highest opponent first).
-        for index in range(movers):
-            pv = vertex[index]
-            if not matched[pv]:
-                continue
-            addend = size
-            for opp in range(residents_end - 1, movers - 1, -1):
-                ov = vertex[opp]
-                if matched[ov]:
+            # The remainder: S1 and S2, then the exchanges (4.3).
+            remainder: list[int] = []
+            pairs = 0
+            for index in range(movers, residents_end):
+                pv = vertex[index]
+                if stable[pv] < group_vertex:
                     continue
-                w = base[opp][index]
-                if w:
-                    graph.set(pv, ov, w + addend)
-                    addend += 1
+                remainder.append(index)
+                if stable[pv] < pv:
+                    pairs += 1
+            for opp in remainder:
+                ov = vertex[opp]
+                for pos, index in enumerate(remainder):
+                    if opp <= index:
+                        break
+                    graph.set(vertex[index], ov, modified(index, opp, pos, pairs))
             stable = graph.compute()
-            mv = stable[pv]
-            if mv == UNMATCHED:
-                raise _NotCertified
-            matched[mv] = True
-            graph.finalize(pv, mv)
-
-        # The remainder: S1 and S2, then the exchanges (4.3).
-        remainder: list[int] = []
-        pairs = 0
-        for index in range(movers, residents_end):
-            pv = vertex[index]
-            if stable[pv] < group_vertex:
-                continue
-            remainder.append(index)
-            if stable[pv] < pv:
-                pairs += 1
-        for opp in remainder:
-            ov = vertex[opp]
-            for pos, index in enumerate(remainder):
-                if opp <= index:
-                    break
-                graph.set(vertex[index], ov, modified(index, opp, pos, pairs))
-        stable = graph.compute()
 
         exchanges = 0
         if remainder:
@@ -862,6 +885,7 @@ class _Graph:
         self.weights: dict[tuple[int, int], int] = {}
         self.size = len(pairer.players)
         self.certificate: _Certificate | None = None
+        self.fresh = True  # no matching computed yet
 
     def set(self, u: int, v: int, weight: int) -> None:
         self.weights[(u, v) if u < v else (v, u)] = weight
@@ -869,6 +893,7 @@ class _Graph:
         self.matcher.set(local[u], local[v], weight & self.mask if self.strip else weight)
 
     def compute(self) -> list[int]:
+        self.fresh = False
         matching = self.matcher.compute()
         positions = self.positions
         stable = [UNMATCHED] * self.size

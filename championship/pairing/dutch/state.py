@@ -54,15 +54,8 @@ class Entrant:
     floats: tuple[int, int] = (NO_FLOAT, NO_FLOAT)  # the last round, two rounds before
     forbidden: set[int] = field(default_factory=set)  # C1 (opponents met) and forbidden pairs
     valid: bool = True
-
-    @property
-    def absolute_imbalance(self) -> bool:
-        return self.imbalance > 1
-
-    @property
-    def absolute(self) -> bool:
-        """1.7.1: an absolute colour preference."""
-        return self.imbalance > 1 or self.repeated != NO_COLOUR
+    absolute_imbalance: bool = False  # |colour difference| > 1
+    absolute: bool = False  # 1.7.1: an absolute colour preference
 
     def score_before(self, round_index: int) -> int:
         """The score (with acceleration) before the round with this 0-based index."""
@@ -230,6 +223,8 @@ def _colours(e: Entrant) -> None:
     elif run:
         e.preference = invert(last)  # 1.7.3: mild, alternate
     e.repeated = last if run > 1 else NO_COLOUR
+    e.absolute_imbalance = e.imbalance > 1
+    e.absolute = e.absolute_imbalance or e.repeated != NO_COLOUR
     e.strong = not e.absolute and e.imbalance > 0
 
 
