@@ -47,7 +47,7 @@ MESSAGES: dict[str, str] = {
     "trf.points_mismatch": "the points {given} do not match the results ({computed})",
     "trf.too_many_rounds": "{count} rounds entered but the tournament has {rounds}",
     "trf.no_rounds": "the number of rounds (XXR) is missing",
-    "trf.duplicate_code": "{code} is given twice",
+    "trf.duplicate_code": "{what} is given twice",
     "trf.bad_rounds": "{value!r} is not a number of rounds",
     "trf.bad_configuration": "{value!r} is not a configuration (XXC: white1, black1, rank)",
     "trf.bad_points_system": "{value!r} is not a points setting (XXS: code=points)",

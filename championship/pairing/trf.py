@@ -121,14 +121,14 @@ def parse_trf(text: str) -> TrfFile:
             name = clean_name(line[4:], 200)
         elif code in ("XXR", "142"):
             if rounds is not None:
-                raise PairingError("trf.duplicate_code", line=number, code=code)
+                raise PairingError("trf.duplicate_code", line=number, what=code)
             if not _NUMBER.match(rest) or not 1 <= int(rest) <= MAX_ROUNDS:
                 raise PairingError("trf.bad_rounds", line=number, value=rest)
             rounds = int(rest)
         elif code == "XXC":
             configured += 1
             if configured > 1:
-                raise PairingError("trf.duplicate_code", line=number, code=code)
+                raise PairingError("trf.duplicate_code", line=number, what=code)
             for token in rest.split():
                 if token == "white1":
                     initial = "w"
@@ -151,7 +151,7 @@ def parse_trf(text: str) -> TrfFile:
         elif code == "XXA":
             who, values = _acceleration(rest, number)
             if who in accelerations:
-                raise PairingError("trf.duplicate_code", line=number, code=f"XXA {who}")
+                raise PairingError("trf.duplicate_code", line=number, what=f"XXA {who}")
             accelerations[who] = values
             acceleration_lines[who] = number
         elif code == "XXZ":
