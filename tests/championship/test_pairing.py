@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from championship.pairing import (
+    NOTE_MESSAGES,
     RULESET_CHOICES,
     Pair,
-    NOTE_MESSAGES,
     PairingError,
     Player,
     RoundEntry,

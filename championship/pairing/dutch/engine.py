@@ -54,14 +54,12 @@ def _compatible(a: Entrant, b: Entrant, field: Field) -> bool:
     colour preference do not meet, unless it is the last round and one is a topscorer."""
     if b.number in a.forbidden:
         return False
-    if (
+    return not (
         a.absolute
         and b.absolute
         and a.preference == b.preference
         and not (field.last_round and (field.topscorer(a) or field.topscorer(b)))
-    ):
-        return False
-    return True
+    )
 
 
 def _preferences_compatible(a: int, b: int) -> bool:
@@ -412,10 +410,11 @@ class DutchPairer:
         bracket = frame.bracket
         count = frame.residents_end
         half = count // 2
-        if count & 1:
-            # Only the first round of an odd field: the last player gets the PAB.
-            if group_start != n or self.field.played_rounds or not bracket[count - 1].bye_eligible:
-                return None
+        # An odd count only in the first round of an odd field: the last player gets the PAB.
+        if count & 1 and (
+            group_start != n or self.field.played_rounds or not bracket[count - 1].bye_eligible
+        ):
+            return None
         s = self.layout.size_bits
         every_colour_bit = (1 << 3 * s) | (1 << 2 * s) | (1 << s) | 1
         field = self.field
@@ -977,10 +976,7 @@ class _Certificate:
                 low,
                 self.degree[x] + extra - (per_class.get(c, 0) if c is not None else 0) - k,
             )
-        if total & 1:
-            ok = low - 1 >= (total - 1) / 2
-        else:
-            ok = low >= total / 2
+        ok = low - 1 >= (total - 1) / 2 if total & 1 else low >= total / 2
         if not ok:
             raise _NotCertified
 
