@@ -89,6 +89,8 @@ class TournamentData:
     initial_colour: Colour = "w"
     points: PointSystem = field(default_factory=PointSystem)
     forbidden_pairs: list[tuple[int, int]] = field(default_factory=list)
+    #: Accelerated (fictitious) points per round by starting number (TRF ``XXA``).
+    accelerations: dict[int, list[Fraction]] = field(default_factory=dict)
 
     @property
     def rounds_played(self) -> int:

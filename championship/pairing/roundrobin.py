@@ -14,11 +14,11 @@ def berger_round(n_players: int, round_number: int) -> list[Pair]:
     last player (n, or the bye), then boards as in the FIDE tables.
     """
     if n_players < 2:
-        raise PairingError("a round robin needs at least two players")
+        raise PairingError("roundrobin.too_few")
     n = n_players + (n_players % 2)
     m = n - 1  # rounds per cycle
     if not 1 <= round_number <= m:
-        raise PairingError(f"a round robin of {n_players} has {m} rounds per cycle")
+        raise PairingError("roundrobin.no_such_round", rounds=m, round=round_number)
     r = round_number
 
     def wrap(x: int) -> int:
@@ -53,7 +53,7 @@ def round_robin_round(n_players: int, round_number: int, *, cycles: int = 1) -> 
     per_cycle = n_players - 1 + (n_players % 2)
     if not 1 <= round_number <= per_cycle * cycles:
         raise PairingError(
-            f"the round robin has {per_cycle * cycles} rounds; round {round_number} is not one of them"
+            "roundrobin.no_such_round", rounds=per_cycle * cycles, round=round_number
         )
     cycle, r = divmod(round_number - 1, per_cycle)
     pairs = berger_round(n_players, r + 1)

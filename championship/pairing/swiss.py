@@ -1,131 +1,99 @@
 """Swiss pairings by the FIDE Dutch system (C.04.3), behind our own interface.
 
-The engine is py4swiss (MIT; compiled matching core from bbpPairings), pinned in
-pyproject.toml; see docs/pairing.md for the measurements behind the choice. Everything it
-needs is passed as a TRF, so another TRF-reading engine (bbpPairings, JaVaFo) can replace it
-by changing ``_engine_pairings`` alone. Our own code adds what it lacks: explanations,
-organiser-forbidden pairs (passed as XXP) and requested byes (entries for the coming round).
-"""
+Two rulesets, a tournament setting (``RULESETS``, keys stable, names in English for the web
+layer to translate):
+
+- ``dutch-2025`` (default): the text as revised in 2025 (approved 13 April 2024, in force
+  from 1 July 2025; FIDE applied it from 1 February 2026), our implementation in
+  ``dutch/``: weighted matching on bbpPairings' compiled blossom algorithm, identical to the
+  reference engine bbpPairings 6.0.0 on the shared test vectors;
+- ``dutch-2017``: the text of 2017, by py4swiss 0.3.1 as this platform paired before, for
+  replaying older events.
+
+See docs/pairing.md."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from py4swiss.engines import DutchEngine
-from py4swiss.engines.common import PairingError as EnginePairingError
-
+from .dutch.engine import DutchPairer
+from .dutch.legacy import pair_2017
+from .dutch.state import build_field
 from .errors import PairingError
-from .model import Colour, Pair, TournamentData
-from .trf import parse_trf_text, write_trf
+from .explain import ColourNeed, Explanation, colour_need, explain
+from .model import Pair, TournamentData
+from .trf import TrfFile, parse_trf
 
 
-def _engine_pairings(trf_text: str) -> list[tuple[int, int]]:
-    trf = parse_trf_text(trf_text)
-    try:
-        pairings = DutchEngine.generate_pairings(trf)
-    except EnginePairingError as exc:
+@dataclass(frozen=True)
+class Ruleset:
+    key: str  # stored in a tournament's settings and written to TRF exports (192 line)
+    name: str  # English; the web layer translates it
+    article: str  # the FIDE Handbook text it follows
+
+
+RULESETS: tuple[Ruleset, ...] = (
+    Ruleset("dutch-2025", "FIDE Dutch (2025)", "C.04.3 FIDE (Dutch) System, 2025 text"),
+    Ruleset("dutch-2017", "FIDE Dutch (2017)", "C.04.3 FIDE (Dutch) System, 2017 text"),
+)
+RULESET_KEYS: tuple[str, ...] = tuple(r.key for r in RULESETS)
+DEFAULT_RULESET = "dutch-2025"
+#: Choices for a form or model field: (key, English name).
+RULESET_CHOICES: tuple[tuple[str, str], ...] = tuple((r.key, r.name) for r in RULESETS)
+
+
+def _check_ruleset(ruleset: str) -> None:
+    if ruleset not in RULESET_KEYS:
         raise PairingError(
-            f"no legal pairing exists for the next round ({exc}); check the forbidden pairs, "
-            "requested byes and withdrawals"
-        ) from None
-    return [(p.white, p.black) for p in pairings]
+            "pairing.unknown_ruleset", ruleset=ruleset, known=", ".join(RULESET_KEYS)
+        )
 
 
-def pair_trf_text(trf_text: str) -> list[Pair]:
-    """The next round for a TRF, in board order; a bye is ``Pair(n, None, "U")``."""
-    return [Pair(w, b or None, "" if b else "U") for w, b in _engine_pairings(trf_text)]
+def _pair(trf: TrfFile, ruleset: str) -> list[Pair]:
+    _check_ruleset(ruleset)
+    if ruleset == "dutch-2017":
+        state = build_field(trf.data, initial_colour="w", by_file_order=trf.by_rank)
+        del state  # the same checks (rounds left, opponents) as the 2025 rules
+        return [Pair(w, b or None, "" if b else "U") for w, b in pair_2017(trf)]
+    state = build_field(
+        trf.data,
+        initial_colour=trf.initial_colour,
+        absent=trf.absent,
+        by_file_order=trf.by_rank,
+    )
+    boards = DutchPairer(state).pair()
+    return [Pair(b.white, b.black, "" if b.black else "U") for b in boards]
 
 
-def pair_swiss(data: TournamentData) -> list[Pair]:
+def pair_trf_text(text: str, ruleset: str | None = None) -> list[Pair]:
+    """The next round for a TRF, in board order; a bye is ``Pair(n, None, "U")``.
+    ``ruleset`` None: the one the file names (its ``192`` line), else the default."""
+    trf = parse_trf(text)
+    if ruleset is None:
+        if trf.system and trf.ruleset is None:
+            raise PairingError(
+                "pairing.unknown_ruleset", ruleset=trf.system, known=", ".join(RULESET_KEYS)
+            )
+        ruleset = trf.ruleset or DEFAULT_RULESET
+    return _pair(trf, ruleset)
+
+
+def pair_swiss(data: TournamentData, ruleset: str = DEFAULT_RULESET) -> list[Pair]:
     """Pair the round after the last complete one. Players who already have an entry for that
     round (a requested bye, absence or withdrawal) are left out, as TRF readers do."""
-    if data.rounds_played >= data.total_rounds and all(
-        len(p.rounds) >= data.total_rounds for p in data.players
-    ):
-        raise PairingError(f"all {data.total_rounds} rounds are already paired")
-    return pair_trf_text(write_trf(data))
+    return _pair(TrfFile(data=data, initial_colour=data.initial_colour), ruleset)
 
 
-# --- Explanations ------------------------------------------------------------------------
-@dataclass(frozen=True)
-class ColourNeed:
-    colour: Colour | None
-    strength: str  # "absolute", "strong", "mild" or "" (none)
-
-
-@dataclass
-class Explanation:
-    """Why a board is as it is: what a player asking "why him, why Black?" needs."""
-
-    white_score: str
-    black_score: str
-    score_group: str
-    floats: list[str] = field(default_factory=list)
-    colours: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-
-
-def colour_need(colours: list[Colour]) -> ColourNeed:
-    """Colour preference per C.04.3 A.6 from the colours of the games played so far."""
-    if not colours:
-        return ColourNeed(None, "")
-    whites = colours.count("w")
-    diff = whites - (len(colours) - whites)
-    last = colours[-1]
-    other: Colour = "b" if last == "w" else "w"
-    if diff > 1 or (len(colours) >= 2 and colours[-1] == colours[-2] == "w"):
-        return ColourNeed("b", "absolute")
-    if diff < -1 or (len(colours) >= 2 and colours[-1] == colours[-2] == "b"):
-        return ColourNeed("w", "absolute")
-    if diff == 1:
-        return ColourNeed("b", "strong")
-    if diff == -1:
-        return ColourNeed("w", "strong")
-    return ColourNeed(other, "mild")
-
-
-def _fmt(value: object) -> str:
-    text = f"{float(value):g}"  # type: ignore[arg-type]
-    return text
-
-
-def explain(data: TournamentData, pairs: list[Pair], round_number: int) -> list[Explanation]:
-    """One explanation per pair, from the state before ``round_number``."""
-    upto = round_number - 1
-    points = {p.number: p.points(data.points, upto) for p in data.players}
-    history = {
-        p.number: [r.colour for r in p.rounds[:upto] if r.played and r.colour] for p in data.players
-    }
-    met = {p.number: {r.opponent for r in p.rounds[:upto] if r.played} for p in data.players}
-    out = []
-    for pair in pairs:
-        w = pair.white
-        ws = points[w]
-        if pair.black is None:
-            e = Explanation(_fmt(ws), "", _fmt(ws))
-            e.floats.append(f"{w}: bye ({pair.bye or 'U'}) — lowest score group, no earlier bye")
-            out.append(e)
-            continue
-        b = pair.black
-        bs = points[b]
-        e = Explanation(_fmt(ws), _fmt(bs), _fmt(max(ws, bs)))
-        if ws != bs:
-            high, low = (w, b) if ws > bs else (b, w)
-            e.floats.append(f"{high}: down-float to {_fmt(min(ws, bs))}")
-            e.floats.append(f"{low}: up-float to {_fmt(max(ws, bs))}")
-        for number, got in ((w, "w"), (b, "b")):
-            need = colour_need(history[number])  # type: ignore[arg-type]
-            if need.colour is None:
-                e.colours.append(f"{number}: no colour history, {got}")
-            elif need.colour == got:
-                e.colours.append(f"{number}: {need.strength} preference for {got} satisfied")
-            else:
-                e.colours.append(
-                    f"{number}: {need.strength} preference for {need.colour} not satisfied, gets {got}"
-                )
-                if need.strength == "absolute":
-                    e.warnings.append(f"{number}: absolute colour preference broken")
-        if b in met[w]:
-            e.warnings.append(f"{w} and {b} have already played each other")
-        out.append(e)
-    return out
+__all__ = [
+    "DEFAULT_RULESET",
+    "RULESETS",
+    "RULESET_CHOICES",
+    "RULESET_KEYS",
+    "ColourNeed",
+    "Explanation",
+    "Ruleset",
+    "colour_need",
+    "explain",
+    "pair_swiss",
+    "pair_trf_text",
+]

@@ -1,135 +1,428 @@
-"""FIDE TRF-2016 with the javafo/bbpPairings extensions (XXR rounds, XXC initial colour, XXP
-forbidden pairs, XXS points): read into plain data and write back.
+"""FIDE TRF-2016 with the JaVaFo / bbpPairings extensions (XXR rounds, XXC initial colour,
+XXP forbidden pairs, XXS points, XXA accelerations, XXZ absent players) and the pairing
+system line of TRF-2026 (``192``): read into plain data and write back.
 
-Reading goes through py4swiss's line classes (the same reading its pairing engine uses), line
-by line, so that a broken line is reported with its number."""
+Reading is one pass over the lines and then one over the round entries (linear time). Every
+problem is a ``PairingError`` with a stable code and, where it belongs to a line, the line's
+number; nothing in a file can raise anything else. Player and tournament names are made
+single-line and stripped of control characters, so no line written back can be forged.
+"""
 
 from __future__ import annotations
 
-from collections import defaultdict
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-
-from py4swiss.trf.codes import PlayerCode, TeamCode, TournamentCode, XCode
-from py4swiss.trf.exceptions import ConsistencyError, LineError, ParsingError
-from py4swiss.trf.parsed_trf import ParsedTrf
-from py4swiss.trf.sections import PlayerSection, TeamSection, TournamentSection, XSection
-from py4swiss.trf.trf_line import TrfLine
 
 from .errors import PairingError
 from .model import Player, PointSystem, RoundEntry, TournamentData
 
-_FRACTION_OF_TENTHS = Fraction(1, 10)
+#: Limits that no real tournament reaches; beyond them a file is refused, not read slowly.
+MAX_LINE = 4096
+MAX_LINES = 200_000
+MAX_PLAYERS = 9999
+MAX_ROUNDS = 200
+MAX_POINTS = Fraction(999, 10)
+
+#: The pairing system line (TRF-2026 ``192``) for each ruleset key, and back.
+SYSTEM_CODES = {"dutch-2025": "FIDE_DUTCH_2025", "dutch-2017": "FIDE_DUTCH_2017"}
+SYSTEMS_READ = {
+    "FIDE_DUTCH_2025": "dutch-2025",
+    "FIDE_DUTCH_2026": "dutch-2025",
+    "FIDE_DUTCH": "dutch-2025",
+    "FIDE_DUTCH_2017": "dutch-2017",
+}
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_CODE = re.compile(r"[0-9A-Z]{3}\Z")
+_NUMBER = re.compile(r" *[0-9]+\Z")
+_POINTS = re.compile(r" *[0-9]{1,3}(\.[0-9])?\Z")
+_RESULT_CODES = frozenset("+-WDL10=HFUZ")
+_PLAYED = frozenset("WDL10=")
+_BYES = frozenset("HFUZ")
+_COMPATIBLE = frozenset(
+    {("1", "0"), ("0", "1"), ("=", "="), ("W", "L"), ("L", "W"), ("D", "D")}
+    | {("+", "-"), ("-", "+"), ("-", "-")}
+)
+#: Characters that break a line or reorder text (bidirectional overrides and isolates).
+_FORGING = frozenset("\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
-def parse_trf_text(text: str) -> ParsedTrf:
-    """Parse and check a TRF; raise PairingError naming the line of the first problem."""
-    by_code: dict[type, list[TrfLine]] = defaultdict(list)
-    player_lines: list[tuple[int, TrfLine]] = []
-    for index, raw in enumerate(text.splitlines()):
-        stripped = raw.strip()
-        if not stripped or stripped.startswith("#"):
+def clean_name(text: str, limit: int | None = None) -> str:
+    """One line, no control characters, single spaces, trimmed (and cut to ``limit``)."""
+    kept = []
+    for ch in text:
+        if ch in _FORGING:
+            kept.append(" ")
+        elif unicodedata.category(ch) == "Cc":
+            kept.append(" " if ch in "\t\n\r\x0b\x0c\x85" else "")
+        else:
+            kept.append(ch)
+    name = " ".join("".join(kept).split())
+    return name[:limit].rstrip() if limit is not None else name
+
+
+@dataclass
+class TrfFile:
+    """What a TRF says: the tournament as plain data, and what only the pairing needs."""
+
+    data: TournamentData
+    initial_colour: str | None = None  # XXC white1/black1 (or 152), None when not given
+    by_rank: bool = False  # XXC rank: pairing numbers by the order of the player lines
+    absent: frozenset[int] = frozenset()  # XXZ: not to be paired in the next round
+    ruleset: str | None = None  # from a 192 line
+    system: str = ""  # the 192 line as written
+    lines: dict[int, int] = field(default_factory=dict)  # starting number -> line number
+
+
+def parse_trf(text: str) -> TrfFile:
+    """Read a TRF; raise ``PairingError`` naming the line of the first problem."""
+    lines = _LINE_BREAK.split(text)
+    if len(lines) > MAX_LINES:
+        raise PairingError("trf.too_many_lines", limit=MAX_LINES)
+    players: list[Player] = []
+    line_of: dict[int, int] = {}
+    given_points: dict[int, Fraction] = {}
+    name = ""
+    rounds: int | None = None
+    initial: str | None = None
+    configured = 0
+    by_rank = False
+    system = ""
+    points = _PointsSetting()
+    forbidden: list[tuple[list[int], int]] = []
+    accelerations: dict[int, list[Fraction]] = {}
+    acceleration_lines: dict[int, int] = {}
+    absent: list[tuple[list[int], int]] = []
+    for number, raw in enumerate(lines, start=1):
+        if len(raw) > MAX_LINE:
+            raise PairingError("trf.too_long", line=number, length=len(raw), limit=MAX_LINE)
+        if "\x00" in raw:
+            raise PairingError("trf.nul", line=number)
+        line = raw.rstrip()
+        if not line or line.lstrip().startswith("#"):
             continue
-        try:
-            line = TrfLine(index, stripped)
-        except ParsingError as exc:
-            if stripped[:3].isdigit() and stripped[:3] != "001":
-                continue  # a tournament code this reader does not know: not needed
-            raise PairingError(
-                exc.message if hasattr(exc, "message") else str(exc), line=index + 1
-            ) from None
-        by_code[line.code_type].append(line)
-        if line.code_type is PlayerCode:
-            player_lines.append((index + 1, line))
-    players = []
-    for number, line in player_lines:
-        try:
-            players.append(PlayerSection.from_string(str(line)))
-        except LineError as exc:
-            raise PairingError(
-                f"{exc.message} (column {exc.column})" if exc.column else exc.message, line=number
-            ) from None
-    try:
-        teams = [TeamSection.from_string(str(line)) for line in by_code[TeamCode]]
-        tournament = TournamentSection.from_lines(by_code[TournamentCode])
-        x_section = XSection.from_lines(by_code[XCode])
-    except ParsingError as exc:
-        raise PairingError(_message(exc), line=exc.row) from None
-    except LineError as exc:
-        raise PairingError(exc.message) from None
-    try:
-        trf = ParsedTrf(
-            player_sections=players,
-            team_sections=teams,
-            tournament_section=tournament,
-            x_section=x_section,
-        )
-        trf.validate_contents()
-    except ConsistencyError as exc:
-        raise PairingError(str(exc)) from None
-    return trf
+        code = line[:3]
+        if not _CODE.match(code):
+            raise PairingError("trf.bad_field", line=number, field="line code", value=code)
+        rest = line[3:].strip()
+        if code == "001":
+            player, points_given = _player(line, number)
+            if player.number in line_of:
+                raise PairingError("trf.duplicate_number", line=number, number=player.number)
+            if len(players) >= MAX_PLAYERS:
+                raise PairingError("trf.too_many_players", line=number, limit=MAX_PLAYERS)
+            line_of[player.number] = number
+            given_points[player.number] = points_given
+            players.append(player)
+        elif code == "012":
+            name = clean_name(line[4:], 200)
+        elif code in ("XXR", "142"):
+            if rounds is not None:
+                raise PairingError("trf.duplicate_code", line=number, what=code)
+            if not _NUMBER.match(rest) or not 1 <= int(rest) <= MAX_ROUNDS:
+                raise PairingError("trf.bad_rounds", line=number, value=rest)
+            rounds = int(rest)
+        elif code == "XXC":
+            configured += 1
+            if configured > 1:
+                raise PairingError("trf.duplicate_code", line=number, what=code)
+            for token in rest.split():
+                if token == "white1":
+                    initial = "w"
+                elif token == "black1":
+                    initial = "b"
+                elif token == "rank":
+                    by_rank = True
+                else:
+                    raise PairingError("trf.bad_configuration", line=number, value=token)
+        elif code == "152":
+            if rest not in ("W", "B"):
+                raise PairingError("trf.bad_configuration", line=number, value=rest)
+            initial = rest.lower()
+        elif code == "XXS":
+            points.apply(rest, number)
+        elif code == "XXP":
+            forbidden.append((_numbers(rest, number, "trf.bad_forbidden_pair"), number))
+            if len(forbidden[-1][0]) < 2:
+                raise PairingError("trf.bad_forbidden_pair", line=number, value=rest)
+        elif code == "XXA":
+            who, values = _acceleration(rest, number)
+            if who in accelerations:
+                raise PairingError("trf.duplicate_code", line=number, what=f"XXA {who}")
+            accelerations[who] = values
+            acceleration_lines[who] = number
+        elif code == "XXZ":
+            absent.append((_numbers(rest, number, "trf.bad_field"), number))
+        elif code == "192":
+            system = rest
+        # Any other code (the tournament header, teams, other programs' lines) is not needed.
 
-
-def _message(exc: ParsingError) -> str:
-    return getattr(exc, "message", None) or str(exc)
+    if not players:
+        raise PairingError("trf.no_players")
+    if rounds is None:
+        raise PairingError("trf.no_rounds")
+    known = set(line_of)
+    for expected in range(1, len(players) + 1):
+        if expected not in known:
+            raise PairingError("trf.missing_number", number=expected)
+    system_points = points.system()
+    _check_entries(players, line_of, given_points, system_points, rounds)
+    pairs: list[tuple[int, int]] = []
+    for numbers, number in forbidden:
+        for who in numbers:
+            if who not in known:
+                raise PairingError("trf.unknown_opponent", line=number, round=0, opponent=who)
+        for i, a in enumerate(numbers):
+            for b in numbers[i + 1 :]:
+                if a != b:
+                    pairs.append((min(a, b), max(a, b)))
+    for who, number in acceleration_lines.items():
+        if who not in known:
+            raise PairingError("trf.unknown_opponent", line=number, round=0, opponent=who)
+    away: set[int] = set()
+    for numbers, number in absent:
+        for who in numbers:
+            if who not in known:
+                raise PairingError("trf.unknown_opponent", line=number, round=0, opponent=who)
+            away.add(who)
+    if not by_rank:
+        players.sort(key=lambda p: p.number)
+    data = TournamentData(
+        name=name,
+        players=players,
+        total_rounds=rounds,
+        initial_colour=initial or "w",  # type: ignore[arg-type]
+        points=system_points,
+        forbidden_pairs=sorted(set(pairs)),
+        accelerations=accelerations,
+    )
+    return TrfFile(
+        data=data,
+        initial_colour=initial,
+        by_rank=by_rank,
+        absent=frozenset(away),
+        ruleset=SYSTEMS_READ.get(system),
+        system=system,
+        lines=line_of,
+    )
 
 
 def read_trf(text: str) -> TournamentData:
-    """A TRF as plain tournament data."""
-    trf = parse_trf_text(text)
-    scoring = trf.x_section.scoring_point_system.score_dict
-    from py4swiss.trf.results import ColorToken, ResultToken
+    """A TRF as plain tournament data (the initial colour inferred from the first round when
+    the file does not give it, as the reference pairing engine does)."""
+    parsed = parse_trf(text)
+    data = parsed.data
+    if parsed.initial_colour is None:
+        from .dutch.state import infer_initial_colour
 
-    def pts(token: ResultToken, colour: ColorToken) -> Fraction:
-        return Fraction(scoring[(token, colour)], 10)
+        data.initial_colour = infer_initial_colour(data)  # type: ignore[assignment]
+    return data
 
-    w, bye_c = ColorToken.WHITE, ColorToken.BYE_OR_NOT_PAIRED
-    system = PointSystem(
-        win=pts(ResultToken.WIN, w),
-        draw=pts(ResultToken.DRAW, w),
-        loss=pts(ResultToken.LOSS, w),
-        bye=pts(ResultToken.PAIRING_ALLOCATED_BYE, bye_c),
-        full_bye=pts(ResultToken.FULL_POINT_BYE, bye_c),
-        half_bye=pts(ResultToken.HALF_POINT_BYE, bye_c),
-        forfeit_win=pts(ResultToken.FORFEIT_WIN, w),
-        forfeit_loss=pts(ResultToken.FORFEIT_LOSS, w),
-    )
-    players = []
-    for section in sorted(trf.player_sections, key=lambda s: s.starting_number):
-        rounds = []
-        for r in section.results:
-            colour = r.color.value if r.color.value in ("w", "b") else None
-            opponent = r.id or None
-            rounds.append(RoundEntry(opponent=opponent, colour=colour, code=r.result.value))  # type: ignore[arg-type]
-        players.append(
-            Player(
-                number=section.starting_number,
-                name=section.name or f"#{section.starting_number}",
-                rating=section.fide_rating or 0,
-                rounds=rounds,
+
+# --- reading, piece by piece ------------------------------------------------------------------
+def _player(line: str, number: int) -> tuple[Player, Fraction]:
+    if len(line) < 84:
+        raise PairingError("trf.short_player_line", line=number, needed=84, length=len(line))
+    start = line[4:8]
+    if not _NUMBER.match(start) or not 1 <= int(start) <= MAX_PLAYERS:
+        raise PairingError("trf.bad_field", line=number, field="starting number", value=start)
+    who = int(start)
+    rating_text = line[48:52]
+    if rating_text.strip() and not _NUMBER.match(rating_text.strip()):
+        raise PairingError("trf.bad_field", line=number, field="rating", value=rating_text)
+    rating = int(rating_text) if rating_text.strip() else 0
+    points_text = line[80:84]
+    if not _POINTS.match(points_text):
+        raise PairingError("trf.bad_field", line=number, field="points", value=points_text)
+    points = Fraction(Decimal(points_text.strip()))
+    rounds = []
+    results = line[91:]
+    rank_text = line[85:89]
+    if rank_text.strip() and not _NUMBER.match(rank_text):
+        raise PairingError("trf.bad_field", line=number, field="rank", value=rank_text)
+    position = 0
+    index = 0
+    while position < len(results):
+        index += 1
+        if index > MAX_ROUNDS:
+            raise PairingError("trf.too_many_rounds", line=number, count=index, rounds=MAX_ROUNDS)
+        chunk = results[position : position + 8]
+        gap = results[position + 8 : position + 10]
+        if len(chunk) < 8 or chunk[4] != " " or chunk[6] != " " or gap.strip():
+            raise PairingError("trf.bad_result", line=number, round=index, value=chunk)
+        rounds.append(_entry(chunk, who, index, number))
+        position += 10
+    name = clean_name(line[14:47]) or f"#{who}"
+    return Player(number=who, name=name, rating=rating, rounds=rounds), points
+
+
+def _entry(chunk: str, who: int, index: int, number: int) -> RoundEntry:
+    opponent_text = chunk[:4]
+    if opponent_text in ("0000", "    "):
+        opponent = None
+    elif _NUMBER.match(opponent_text):
+        opponent = int(opponent_text) or None
+    else:
+        raise PairingError("trf.bad_result", line=number, round=index, value=chunk)
+    colour_char = chunk[5]
+    if colour_char not in "wb- ":
+        raise PairingError("trf.bad_colour", line=number, round=index, value=colour_char)
+    colour = colour_char if colour_char in "wb" else None
+    code = chunk[7].upper()
+    if code not in _RESULT_CODES:
+        raise PairingError("trf.bad_result_code", line=number, round=index, value=chunk[7])
+    if opponent == who:
+        raise PairingError("trf.own_opponent", line=number, round=index)
+    if code in _PLAYED and (opponent is None or colour is None):
+        raise PairingError("trf.played_needs_opponent", line=number, round=index)
+    if code in _BYES and (opponent is not None or colour is not None):
+        raise PairingError("trf.bye_with_opponent", line=number, round=index)
+    if opponent is None:
+        colour = None
+    return RoundEntry(opponent, colour, code)  # type: ignore[arg-type]
+
+
+def _numbers(text: str, number: int, problem: str) -> list[int]:
+    values = []
+    for token in text.split():
+        if not token.isdigit() or not 1 <= int(token) <= MAX_PLAYERS:
+            raise PairingError(problem, line=number, field="player", value=text)
+        values.append(int(token))
+    return values
+
+
+def _acceleration(text: str, number: int) -> tuple[int, list[Fraction]]:
+    tokens = text.split()
+    if not tokens or not tokens[0].isdigit() or not 1 <= int(tokens[0]) <= MAX_PLAYERS:
+        raise PairingError("trf.bad_acceleration", line=number, value=text)
+    values = []
+    for token in tokens[1:]:
+        if not _POINTS.match(token):
+            raise PairingError("trf.bad_acceleration", line=number, value=token)
+        values.append(Fraction(Decimal(token)))
+    if len(values) > MAX_ROUNDS:
+        raise PairingError("trf.bad_acceleration", line=number, value=text[:40])
+    return int(tokens[0]), values
+
+
+class _PointsSetting:
+    """XXS: points per result (JaVaFo's codes; colour-specific ones apply to both colours
+    here, since the tournament model has one value per result)."""
+
+    CODES = {
+        "WW": ("win",),
+        "BW": (),
+        "WD": ("draw",),
+        "BD": (),
+        "WL": ("loss",),
+        "BL": (),
+        "ZPB": (),
+        "HPB": ("half_bye",),
+        "FPB": ("full_bye",),
+        "PAB": ("bye",),
+        "FW": ("forfeit_win",),
+        "FL": ("forfeit_loss",),
+        "W": ("win", "forfeit_win", "full_bye"),
+        "D": ("draw", "half_bye"),
+        "L": ("loss", "forfeit_loss"),
+    }
+
+    def __init__(self) -> None:
+        default = PointSystem()
+        self.values: dict[str, Fraction] = {
+            name: getattr(default, name)
+            for name in (
+                "win",
+                "draw",
+                "loss",
+                "bye",
+                "full_bye",
+                "half_bye",
+                "forfeit_win",
+                "forfeit_loss",
             )
-        )
-    configuration = trf.x_section.configuration
-    first = getattr(configuration, "first_round_color", None)
-    initial = (
-        "b" if first is not None and "black" in str(getattr(first, "value", first)).lower() else "w"
-    )
-    name = getattr(trf.tournament_section, "name", None) or ""
-    return TournamentData(
-        name=name,
-        players=players,
-        total_rounds=trf.x_section.number_of_rounds,
-        initial_colour=initial,  # type: ignore[arg-type]
-        points=system,
-        forbidden_pairs=sorted(trf.x_section.forbidden_pairs),
-    )
+        }
+
+    def apply(self, text: str, number: int) -> None:
+        for token in text.split():
+            code, _, value = token.partition("=")
+            if code not in self.CODES or not _POINTS.match(value):
+                raise PairingError("trf.bad_points_system", line=number, value=token)
+            try:
+                amount = Fraction(Decimal(value))
+            except (InvalidOperation, ValueError):
+                raise PairingError("trf.bad_points_system", line=number, value=token) from None
+            if amount > MAX_POINTS:
+                raise PairingError("trf.bad_points_system", line=number, value=token)
+            for name in self.CODES[code]:
+                self.values[name] = amount
+
+    def system(self) -> PointSystem:
+        return PointSystem(**self.values)
 
 
+def _check_entries(
+    players: list[Player],
+    line_of: dict[int, int],
+    given_points: dict[int, Fraction],
+    system: PointSystem,
+    rounds: int,
+) -> None:
+    """Every opponent exists and says the same about the game; the points add up; no more
+    rounds than the tournament has."""
+    by_number = {p.number: p for p in players}
+    table = system.table
+    for p in players:
+        number = line_of[p.number]
+        if len(p.rounds) > rounds:
+            raise PairingError(
+                "trf.too_many_rounds", line=number, count=len(p.rounds), rounds=rounds
+            )
+        for index, entry in enumerate(p.rounds, start=1):
+            if entry.opponent is None:
+                continue
+            other = by_number.get(entry.opponent)
+            if other is None:
+                raise PairingError(
+                    "trf.unknown_opponent", line=number, round=index, opponent=entry.opponent
+                )
+            theirs = other.rounds[index - 1] if index <= len(other.rounds) else None
+            if (
+                theirs is None
+                or theirs.opponent != p.number
+                or (entry.code, theirs.code) not in _COMPATIBLE
+                or (
+                    (entry.colour is not None or theirs.colour is not None)
+                    and entry.colour == theirs.colour
+                )
+            ):
+                raise PairingError(
+                    "trf.opponent_disagrees", line=number, round=index, opponent=entry.opponent
+                )
+        total = sum((table[e.code] for e in p.rounds), Fraction(0))
+        given = given_points[p.number]
+        if given != total:
+            # The points may leave out a requested bye already entered for the next round.
+            last = p.rounds[-1] if p.rounds else None
+            if last is None or last.opponent is not None or given != total - table[last.code]:
+                raise PairingError(
+                    "trf.points_mismatch",
+                    line=number,
+                    given=_points_text(given).strip(),
+                    computed=_points_text(total).strip(),
+                )
+
+
+# --- writing ------------------------------------------------------------------------------------
 def _points_text(value: Fraction) -> str:
     return f"{float(value):4.1f}"
 
 
 def player_line(player: Player, points: Fraction, rank: int) -> str:
-    name = player.name[:33]
+    name = clean_name(player.name, 33)
     rating = f"{min(max(player.rating, 0), 9999):>4}" if player.rating > 0 else "    "
     head = (
         f"001 {player.number:>4}      {name:<33} {rating}"
@@ -144,9 +437,13 @@ def player_line(player: Player, points: Fraction, rank: int) -> str:
     return head + "".join(rounds)
 
 
-def write_trf(data: TournamentData, *, upto: int | None = None) -> str:
-    """The TRF of the tournament after round ``upto`` (default: every round entered)."""
-    lines = [f"012 {data.name}"[:200]]
+def write_trf(data: TournamentData, *, upto: int | None = None, ruleset: str | None = None) -> str:
+    """The TRF of the tournament after round ``upto`` (default: every round entered).
+    ``ruleset`` (a key of ``RULESETS``) adds the pairing system line ``192``, as TRF-2026
+    has it: ``FIDE_DUTCH_2025`` or ``FIDE_DUTCH_2017``."""
+    lines = [f"012 {clean_name(data.name, 200)}"]
+    if ruleset is not None:
+        lines.append(f"192 {SYSTEM_CODES[ruleset]}")
     points = {p.number: p.points(data.points, upto) for p in data.players}
     order = sorted(data.players, key=lambda p: (-points[p.number], p.number))
     ranks = {p.number: i + 1 for i, p in enumerate(order)}
@@ -180,4 +477,8 @@ def write_trf(data: TournamentData, *, upto: int | None = None) -> str:
                 )
             )
         )
+    accelerations = data.accelerations
+    for who in sorted(accelerations):
+        values = " ".join(f"{float(v):4.1f}" for v in accelerations[who])
+        lines.append(f"XXA {who:>4} {values}")
     return "\n".join(lines) + "\n"

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from championship.management.trf_files import read_trf_file
+from championship.management.trf_files import read_trf_file, trf_error
 from championship.pairing import PairingError, read_trf, standings
 from championship.pairing.tiebreaks import DEFAULT_ORDER
 
@@ -33,7 +33,8 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        text = read_trf_file(options["file"])
+        path = options["file"]
+        text = read_trf_file(path)
         order = [k.strip() for k in options["order"].split(",") if k.strip()]
         unknown = [k for k in order if k not in COLUMNS]
         if unknown:
@@ -41,7 +42,7 @@ class Command(BaseCommand):
         try:
             data = read_trf(text)
         except PairingError as exc:
-            raise CommandError(str(exc)) from None
+            raise trf_error(path, exc) from None
         writer = csv.writer(self.stdout, lineterminator="\n")
         writer.writerow(["Rank", "SNo", "Name", "Pts", *HEADERS])
         for row in standings(data, order=order, extra=COLUMNS):
