@@ -46,6 +46,7 @@ TOURNAMENT_FIELDS = [
     "registration_open",
     "description",
     "system",
+    "ruleset",
     "rounds",
     "phase1_minutes",
     "phase2_minutes",

@@ -71,7 +71,9 @@ def crosstable(t: Tournament, rows: list[Any], fmt: str) -> HttpResponse:
 
 
 def trf(t: Tournament, data: TournamentData) -> HttpResponse:
-    return text_download(write_trf(data), f"{t.slug}.trf")
+    """The FIDE tournament report; a Swiss says its pairing rules (line 192)."""
+    ruleset = t.ruleset if t.system == Tournament.System.SWISS else None
+    return text_download(write_trf(data, ruleset=ruleset), f"{t.slug}.trf")
 
 
 def _download(data: tablib.Dataset, fmt: str, name: str) -> HttpResponse:

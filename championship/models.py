@@ -14,6 +14,15 @@ from django.utils.translation import gettext_lazy as _
 from common.text import SingleLineCharField
 from games.engine.vocabulary import Result, Termination
 
+from .pairing import DEFAULT_RULESET, RULESET_KEYS
+
+#: The pairing rulesets (championship.pairing.RULESETS) by their names on the pages.
+RULESET_LABELS = [
+    ("dutch-2025", _("FIDE Dutch (2025)")),
+    ("dutch-2017", _("FIDE Dutch (2017)")),
+]
+assert tuple(key for key, _label in RULESET_LABELS) == RULESET_KEYS
+
 
 class Tournament(models.Model):
     name = SingleLineCharField(_("name"), max_length=200)
@@ -42,6 +51,13 @@ class Tournament(models.Model):
 
     system = models.CharField(
         _("system"), max_length=5, choices=System.choices, default=System.SWISS
+    )
+    ruleset = models.CharField(
+        _("pairing rules"),
+        max_length=12,
+        choices=RULESET_LABELS,
+        default=DEFAULT_RULESET,
+        help_text=_("For a Swiss: the FIDE Dutch rules as revised in 2025, or as in 2017."),
     )
     rounds = models.PositiveSmallIntegerField(
         _("number of rounds"),

@@ -11,14 +11,14 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.html import format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from common.permissions import organiser_required
 
-from . import forms, jobs, selectors, services
+from . import forms, jobs, pairing_text, selectors, services
 from .models import RESULTS, TERMINATIONS, RequestedBye, ResultChange, Round, Tournament
 from .tasks import pair_round_task
 
@@ -184,7 +184,7 @@ def pair_next(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect("championship:dashboard", slug=slug)
     job_id = jobs.request(t.pk)
     try:
-        pair_round_task.delay(t.pk, job_id)
+        pair_round_task.delay(t.pk, job_id, get_language())
     except Exception:  # the broker is unreachable: nothing was queued
         logging.getLogger(__name__).warning("could not queue the pairing", exc_info=True)
         jobs.forget(t.pk, job_id)
@@ -296,9 +296,11 @@ def _round_page(
     results = _option_sets(RESULTS)
     terminations = _option_sets(TERMINATIONS)
     games = selectors.board_results(boards)
+    names = dict(t.entrants.exclude(starting_number=None).values_list("starting_number", "name"))
     typed = typed or {}
     conflicts = conflicts or {}
     for b in boards:
+        b.why = pairing_text.explanation(b.explanation, names)  # type: ignore[attr-defined]
         b.game_rows = games.get(b.pk, [])  # type: ignore[attr-defined]
         for g in b.game_rows:  # type: ignore[attr-defined]
             result, termination = typed.get(g.pk, (g.result, g.termination))

@@ -6,6 +6,7 @@ import logging
 from typing import Any
 
 from celery import shared_task
+from django.utils import translation
 
 from . import jobs, services, tables
 from .models import Tournament
@@ -14,7 +15,7 @@ log = logging.getLogger(__name__)
 
 
 @shared_task(acks_late=False)
-def pair_round_task(tournament_id: int, job_id: str) -> dict[str, Any]:
+def pair_round_task(tournament_id: int, job_id: str, language: str | None = None) -> dict[str, Any]:
     """Pair the next round for the organiser's request ``job_id`` (see ``jobs``), reporting
     progress for the organiser's page. Acknowledged when taken: if the worker dies, the task is
     not delivered again (the page shows the job failed and the organiser starts it again)."""
@@ -23,7 +24,8 @@ def pair_round_task(tournament_id: int, job_id: str) -> dict[str, Any]:
         return {"ok": False, "stale": True}
     t = Tournament.objects.get(pk=tournament_id)
     try:
-        with jobs.heartbeat(tournament_id, job_id):
+        # Messages in the language of the organiser who asked (the worker has none of its own).
+        with translation.override(language), jobs.heartbeat(tournament_id, job_id):
             rnd = services.round_pair_next(
                 tournament=t, progress=jobs.progress(tournament_id, job_id)
             )

@@ -13,9 +13,13 @@ from registrations.models import MasterClassSession, Registration
 @pytest.fixture(autouse=True)
 def _isolation(settings):  # type: ignore[no-untyped-def]
     """Each test starts with an empty cache and without rate limiting (one test turns it on)."""
+    from django.utils import translation
+
     settings.RATELIMIT_ENABLE = False
     cache.clear()
+    translation.activate(settings.LANGUAGE_CODE)  # a Russian request before leaves it active
     yield
+    translation.deactivate()
     cache.clear()
 
 

@@ -30,5 +30,7 @@ def test_compiled_catalogue_matches_the_source(lang: str) -> None:
                 mo.ngettext(entry.msgid, entry.msgid_plural, 5)
                 == entry.msgstr_plural[2 if lang == "ru" else 1]
             )
+        elif entry.msgctxt:
+            assert mo.pgettext(entry.msgctxt, entry.msgid) == entry.msgstr, entry.msgid
         else:
             assert mo.gettext(entry.msgid) == entry.msgstr, entry.msgid

@@ -11,7 +11,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .. import manager
+from .. import manager, pairing_text
 from ..models import Board, Entrant, GameResult, Round, Tournament
 from ..pairing import Pair, PairingError, RoundEntry, explain, pair_swiss, round_robin_round
 from .changes import tournament_changed
@@ -70,7 +70,7 @@ def round_pair_next(*, tournament: Tournament, progress: Any = None) -> Round:
         step("pairing", 30)
         try:
             if t.system == Tournament.System.SWISS:
-                pairs = pair_swiss(data)
+                pairs = pair_swiss(data, ruleset=t.ruleset)
             else:
                 cycles = 2 if t.system == Tournament.System.DOUBLE_ROUND_ROBIN else 1
                 pairs = round_robin_round(len(entrants), number, cycles=cycles)
@@ -81,7 +81,7 @@ def round_pair_next(*, tournament: Tournament, progress: Any = None) -> Round:
                     and (p.black is None or by_number[p.black].pk not in absent)
                 ]
         except PairingError as exc:
-            raise ChampionshipError(str(exc)) from None
+            raise ChampionshipError(pairing_text.error(exc)) from None
         step("saving", 80)
         # Requested byes are shown on the pairings too (withdrawn players are not).
         for pk, code in absent.items():
@@ -92,7 +92,7 @@ def round_pair_next(*, tournament: Tournament, progress: Any = None) -> Round:
                 and e.joined_round <= number
             ):
                 pairs.append(Pair(e.starting_number, None, code))  # type: ignore[arg-type]
-        notes = explain(data, [p for p in pairs if p.bye in ("", "U")], number)
+        notes = explain(data, [p for p in pairs if p.bye in ("", "U")], number, ruleset=t.ruleset)
         note_by = {
             (p.white, p.black): n
             for p, n in zip([p for p in pairs if p.bye in ("", "U")], notes, strict=True)

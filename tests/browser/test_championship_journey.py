@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from championship.models import Board, Entrant, Round, Tournament
+from championship.models import Board, Entrant, GameResult, Round, Tournament
 from tests.browser.conftest import close, csp_violations, organiser_page, settled, watched_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -34,7 +34,7 @@ def test_organiser_runs_rounds_and_spectator_sees_standings_change(
     org.wait_for_load_state()
     org.click("a:has-text('Round 1')")
     org.wait_for_url("**/manage/round/1/")
-    assert "score group" in org.inner_text("main")
+    assert "both have 0 points" in org.inner_text("main")
     org.click("text=Publish the round")
     org.wait_for_load_state()
 
@@ -51,9 +51,9 @@ def test_organiser_runs_rounds_and_spectator_sees_standings_change(
     org.fill("[data-filter-text]", "")
     assert org.locator("tr[data-board]:visible").count() == 2
     boards = list(Board.objects.filter(round__tournament=t, round__number=1).order_by("number"))
-    for b in boards:
-        org.select_option(f"select[name=result-{b.pk}]", "1-0")
-        org.select_option(f"select[name=termination-{b.pk}]", "home")
+    for g in GameResult.objects.filter(board__in=boards):
+        org.select_option(f"select[name=result-{g.pk}]", "1-0")
+        org.select_option(f"select[name=termination-{g.pk}]", "home")
     org.click("text=Save results")
     org.wait_for_load_state()
     assert "2 result(s) saved" in org.inner_text("main")

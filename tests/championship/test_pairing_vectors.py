@@ -56,3 +56,47 @@ def test_the_2017_ruleset_still_pairs_as_before() -> None:
     new = {(p.white, p.black or 0) for p in pair_trf_text(text, ruleset="dutch-2025")}
     assert new == set(expected("005"))
     assert old == {(2, 3), (4, 9), (5, 6), (7, 0), (8, 1)}  # py4swiss 0.3.1, as before
+
+
+@pytest.mark.django_db
+def test_the_ruleset_is_a_tournament_setting_named_on_the_pages_and_in_the_trf(client) -> None:  # type: ignore[no-untyped-def]
+    from championship import services
+    from championship.models import Entrant, Tournament
+
+    t = Tournament.objects.create(name="R", slug="r", starts_on="2027-03-14", ends_on="2027-03-14")
+    assert t.ruleset == "dutch-2025"  # the default
+    for i in range(6):
+        Entrant.objects.create(tournament=t, name=f"P{i}", rating=2000 - i, checked_in=True)
+    services.round_publish(round=services.round_pair_next(tournament=t))
+    assert "FIDE Dutch (2025)" in client.get("/t/r/").content.decode()
+    assert "\n192 FIDE_DUTCH_2025\n" in client.get("/t/r/export.trf").content.decode()
+    Tournament.objects.filter(pk=t.pk).update(ruleset="dutch-2017")
+    services.tournament_changed(t.pk)
+    assert "FIDE Dutch (2017)" in client.get("/t/r/").content.decode()
+    assert "\n192 FIDE_DUTCH_2017\n" in client.get("/t/r/export.trf").content.decode()
+    page = client.get("/t/r/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "правила жеребьёвки" in page.lower()
+
+
+@pytest.mark.django_db
+def test_pairing_a_round_uses_the_tournaments_ruleset(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from championship import services
+    from championship.models import Entrant, Tournament
+    from championship.services import rounds
+
+    asked: list[str] = []
+    real = rounds.pair_swiss
+
+    def spy(data, ruleset):  # type: ignore[no-untyped-def]
+        asked.append(ruleset)
+        return real(data, ruleset=ruleset)
+
+    monkeypatch.setattr(rounds, "pair_swiss", spy)
+    for slug, ruleset in (("a", "dutch-2017"), ("b", "dutch-2025")):
+        t = Tournament.objects.create(
+            name=slug, slug=slug, starts_on="2027-03-14", ends_on="2027-03-14", ruleset=ruleset
+        )
+        for i in range(4):
+            Entrant.objects.create(tournament=t, name=f"P{i}", rating=2000 - i, checked_in=True)
+        services.round_pair_next(tournament=t)
+    assert asked == ["dutch-2017", "dutch-2025"]

@@ -1,0 +1,150 @@
+"""The pairing engine's explanations and errors in the user's language, the way an arbiter says
+them ("both 1½ points; Ivanova gets White: she had Black in round 2"). The engine gives codes
+and parameters with players as starting numbers (championship.pairing.explain, .errors); the
+names and the words are put in here."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext
+
+from .pairing import PairingError
+
+NOTES = {
+    "pair.same_score": gettext_lazy("both have %(score)s"),
+    "pair.scores": gettext_lazy("%(white_score)s against %(black_score)s"),
+    "float.down": gettext_lazy("%(player)s floats down from %(score)s to %(to)s"),
+    "float.up": gettext_lazy("%(player)s floats up from %(score)s to %(to)s"),
+    "float.repeated": gettext_lazy(
+        "%(player)s floated %(direction)s %(rounds_ago)s round(s) before as well: no other "
+        "pairing avoided it"
+    ),
+    "bye.pab": gettext_lazy(
+        "%(player)s gets the bye: the lowest score that lets everyone else be paired, and no "
+        "bye or win without play before"
+    ),
+    "bye.requested": gettext_lazy("%(player)s asked for a %(kind)s bye"),
+    "colour.both_preferences": gettext_lazy(
+        "%(player)s gets %(colour)s: both players get the colour they are due"
+    ),
+    "colour.no_preferences": gettext_lazy(
+        "%(player)s gets %(colour)s: neither has played yet, the higher starting number decides"
+    ),
+    "colour.stronger_preference": gettext_lazy(
+        "%(player)s gets %(colour)s: a %(strength)s claim to it, stronger than the opponent's"
+    ),
+    "colour.alternate": gettext_lazy(
+        "%(player)s gets %(colour)s: had %(previous)s in round %(round)s, when the opponent had "
+        "%(opponent_previous)s"
+    ),
+    "colour.higher_ranked_preference": gettext_lazy(
+        "%(player)s gets %(colour)s: the higher ranked player gets the colour due"
+    ),
+    "colour.pairing_number": gettext_lazy(
+        "%(player)s gets %(colour)s: the higher ranked player (pairing number %(number)s)"
+    ),
+    "colour.preference_not_met": gettext_lazy(
+        "%(player)s was due %(preference)s (%(strength)s) and gets %(colour)s"
+    ),
+    "warning.rematch": gettext_lazy("%(white)s and %(black)s have already played each other"),
+    "warning.absolute_colour": gettext_lazy(
+        "%(player)s must have %(preference)s and does not get it"
+    ),
+    "warning.colours_reversed": gettext_lazy("the colours are the other way round from the rule"),
+}
+ERRORS = {
+    "pairing.no_legal_pairing": gettext_lazy(
+        "No legal pairing exists for the next round: check the forbidden pairs, requested byes "
+        "and withdrawals."
+    ),
+    "pairing.all_rounds_paired": gettext_lazy("All %(rounds)s rounds are already paired."),
+    "pairing.unfinished_round": gettext_lazy(
+        "Player %(player)s has no result in round %(round)s yet."
+    ),
+    "pairing.unknown_opponent": gettext_lazy(
+        "Player %(player)s has an unknown opponent in round %(round)s."
+    ),
+    "pairing.unknown_ruleset": gettext_lazy("%(ruleset)s is not a pairing ruleset."),
+    "pairing.legacy_input": gettext_lazy("The 2017 pairing rules could not read the tournament."),
+    "roundrobin.too_few": gettext_lazy("A round robin needs at least two players."),
+    "roundrobin.no_such_round": gettext_lazy(
+        "The round robin has %(rounds)s rounds; round %(round)s is not one of them."
+    ),
+}
+_PLAYER_KEYS = ("player", "white", "black")
+_SCORE_KEYS = ("score", "to", "white_score", "black_score")
+
+
+def points(text: str) -> str:
+    """``1.5`` → ``1½ points`` in the user's language."""
+    value = Fraction(text)
+    whole, half = divmod(value, 1)
+    shown = (str(whole) if whole or not half else "") + ("½" if half == Fraction(1, 2) else "")
+    if half and half != Fraction(1, 2):
+        shown = f"{float(value):g}"
+    count = int(whole) if not half else 2  # "1½ points", «1½ очка»
+    return ngettext("%(n)s point", "%(n)s points", count) % {"n": shown or "0"}
+
+
+def _colour(code: str) -> str:
+    return {
+        "w": pgettext("colour in a sentence", "White"),
+        "b": pgettext("colour in a sentence", "Black"),
+    }.get(code, code)
+
+
+def note(note: Mapping[str, Any], names: Mapping[int, str]) -> str:
+    """One note of an explanation, with the players' names."""
+    template = NOTES.get(note.get("code", ""))
+    if template is None:
+        return ""
+    params = dict(note.get("params", {}))
+    for key in _PLAYER_KEYS:
+        if key in params:
+            params[key] = names.get(params[key], str(params[key]))
+    for key in _SCORE_KEYS:
+        if key in params:
+            params[key] = points(str(params[key]))
+    for key in ("colour", "previous", "opponent_previous", "preference"):
+        if key in params:
+            params[key] = _colour(params[key])
+    if "strength" in params:
+        params["strength"] = {
+            "absolute": _("absolute"),
+            "strong": _("strong"),
+            "mild": _("mild"),
+        }.get(params["strength"], params["strength"])
+    if "direction" in params:
+        params["direction"] = {"up": _("up"), "down": _("down")}.get(
+            params["direction"], params["direction"]
+        )
+    if "kind" in params:
+        params["kind"] = {
+            "half-point": _("half-point"),
+            "full-point": _("full-point"),
+            "zero-point": _("zero-point"),
+        }.get(params["kind"], params["kind"])
+    try:
+        return str(template) % params
+    except (KeyError, TypeError, ValueError):
+        return str(note.get("code", ""))
+
+
+def explanation(data: Mapping[str, Any], names: Mapping[int, str]) -> str:
+    """A board's stored explanation (``Board.explanation``) as one line."""
+    return "; ".join(text for n in data.get("notes", []) if (text := note(n, names)))
+
+
+def error(exc: PairingError) -> str:
+    """A pairing error in the user's language."""
+    template = ERRORS.get(exc.code)
+    if template is None:
+        return str(exc)
+    try:
+        return str(template) % exc.params
+    except (KeyError, TypeError, ValueError):
+        return str(template)
