@@ -79,7 +79,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "championship.middleware.ContentSecurityPolicyMiddleware",
+    "common.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -87,10 +87,10 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "championship.middleware.RejectNulBytesMiddleware",
+    "common.middleware.RejectNulBytesMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_ratelimit.middleware.RatelimitMiddleware",
-    "championship.middleware.DatabaseUnavailableMiddleware",
+    "common.middleware.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "championship.urls"
@@ -270,7 +270,7 @@ RATELIMIT_ENABLE = env_bool("RATELIMIT_ENABLE", True)
 RATELIMIT_USE_CACHE = "default"
 # While the cache (Redis) is down the public forms keep working, without rate limiting.
 RATELIMIT_FAIL_OPEN = True
-RATELIMIT_VIEW = "championship.views.ratelimited"
+RATELIMIT_VIEW = "common.views.ratelimited"
 # Rate for the public forms' POSTs, per client address.
 PUBLIC_FORM_RATE = os.environ.get("PUBLIC_FORM_RATE", "10/m")
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"] if not REDIS_URL else []

@@ -3,14 +3,15 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 import common.converters  # noqa: F401  - registers <id:…> before the apps' URLs are read
+from common import views as site
 from common.login import LoginView
 
 from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("healthz", views.healthz, name="healthz"),
-    path("lang/<str:code>/", views.switch_language, name="switch_language"),
+    path("healthz", site.healthz, name="healthz"),
+    path("lang/<str:code>/", site.switch_language, name="switch_language"),
     path("tournaments/<slug:slug>/", views.tournament_detail, name="tournament_detail"),
     path("t/<slug:slug>/", include("championship.urls_tournament")),
     path("", include("games.urls")),

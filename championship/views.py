@@ -1,4 +1,4 @@
-"""Public pages of the championship app and the project-wide error views."""
+"""The home page and a tournament's registration page."""
 
 from __future__ import annotations
 
@@ -46,34 +46,3 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "championship/tournament_detail.html",
         {"tournament": tournament, "entrants": entrants},
     )
-
-
-def ratelimited(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    return render(request, "429.html", status=429)
-
-
-def healthz(request: HttpRequest) -> HttpResponse:
-    """For load balancers and monitoring (and the load test's trivial baseline)."""
-    return HttpResponse("ok", content_type="text/plain")
-
-
-def switch_language(request: HttpRequest, code: str) -> HttpResponse:
-    """Choose the site's language by a plain link (no form, so public pages carry no CSRF
-    token and can be cached whole for anonymous visitors)."""
-    from django.conf import settings
-    from django.http import HttpResponseRedirect
-    from django.utils.http import url_has_allowed_host_and_scheme
-
-    nxt = request.GET.get("next", "/")
-    if not url_has_allowed_host_and_scheme(nxt, allowed_hosts={request.get_host()}):
-        nxt = "/"
-    response = HttpResponseRedirect(nxt)
-    if code in dict(settings.LANGUAGES):
-        response.set_cookie(
-            settings.LANGUAGE_COOKIE_NAME,
-            code,
-            max_age=settings.LANGUAGE_COOKIE_AGE or 365 * 86400,
-            samesite="Lax",
-            secure=request.is_secure(),
-        )
-    return response

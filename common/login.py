@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.contrib import admin
@@ -74,7 +74,13 @@ def lock_message(seconds: int) -> str:
     ) % {"minutes": minutes}
 
 
-class ThrottledLoginMixin:
+if TYPE_CHECKING:
+    _LoginForm = AuthenticationForm
+else:
+    _LoginForm = object
+
+
+class ThrottledLoginMixin(_LoginForm):
     """For an ``AuthenticationForm``: refuse while locked (without checking the password) and
     count each failed authentication. ``throttled`` tells the view to answer 429."""
 

@@ -6,7 +6,7 @@ where a line break would start a new line of the file (a forged tag, player or r
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import models
 
@@ -23,7 +23,13 @@ def single_line(text: str) -> str:
     return _BREAK_RUN_RE.sub(" ", _CONTROL_RE.sub("", text)).strip()
 
 
-class SingleLineCharField(models.CharField):
+if TYPE_CHECKING:
+    _CharField = models.CharField[str, str]
+else:
+    _CharField = models.CharField
+
+
+class SingleLineCharField(_CharField):
     """A ``CharField`` whose value is always :func:`single_line`: in forms and ``full_clean``
     (``to_python``), on every save, ``bulk_create`` and ``update`` (``pre_save`` and
     ``get_prep_value``), so no service, command or import can store a line break.

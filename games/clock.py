@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from .engine import BLACK, WHITE
+from .engine.core import SideName
 
 
 @dataclass(frozen=True)
@@ -27,27 +28,27 @@ class Clock:
 
     white_ms: int
     black_ms: int
-    running: str | None  # the side whose clock runs, or None
+    running: SideName | None  # the side whose clock runs, or None
     now: datetime
 
     def left(self, side: str) -> int:
         return self.white_ms if side == WHITE else self.black_ms
 
     @property
-    def fallen(self) -> str | None:
+    def fallen(self) -> SideName | None:
         """The side whose flag has fallen (its running clock is at zero), if any."""
         if self.running is not None and self.left(self.running) <= 0:
             return self.running
         return None
 
 
-def clock_at(stored: StoredClock, *, to_move: str, over: bool, now: datetime) -> Clock | None:
+def clock_at(stored: StoredClock, *, to_move: SideName, over: bool, now: datetime) -> Clock | None:
     """The clock at ``now``: the side to move has spent the time since ``running_since``
     (nothing runs once the game is over). None if the clock was never started."""
     if stored.white_ms is None or stored.black_ms is None:
         return None
     white, black = stored.white_ms, stored.black_ms
-    running = None
+    running: SideName | None = None
     if stored.running_since is not None and not over:
         running = to_move
         spent = int((now - stored.running_since) / timedelta(milliseconds=1))

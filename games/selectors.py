@@ -4,15 +4,15 @@ game, its clock now, and what its sheet says for the championship."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from championship.models import GameResult
+from championship.models import Entrant, GameResult
 
 from .clock import Clock, StoredClock, clock_at
 from .engine import BLACK, WHITE, EngineError
+from .engine.core import SideName
 from .engine.game import Game as EngineGame
 from .engine.vocabulary import ENGINE_TERMINATIONS, Termination
 from .models import Game, Turn
@@ -33,10 +33,15 @@ def sheet(game: Game, turns: list[Turn] | None = None, *, terminations: bool = T
         played.comments.extend(t.comments or [])
     if terminations:
         if game.termination:
-            eg.terminate(game.termination, game.termination_side or None)
+            eg.terminate(game.termination, side_name(game.termination_side))
         elif game.adjourned and eg.can_adjourn:
             eg.adjourned = True
     return eg
+
+
+def side_name(value: str) -> SideName | None:
+    """A stored side ("white", "black" or empty) as the engine names it."""
+    return WHITE if value == WHITE else BLACK if value == BLACK else None
 
 
 def entered_result(game: Game) -> tuple[str, str] | None:
@@ -59,7 +64,7 @@ def apply_entered(eg: EngineGame, entered: tuple[str, str]) -> bool:
     result, termination = entered
     if eg.outcome is not None or termination in ENGINE_TERMINATIONS or not termination:
         return False
-    side = None
+    side: SideName | None = None
     if result in ("1-0", "0-1") and termination != Termination.AGREEMENT:
         side = BLACK if result == "1-0" else WHITE  # the losing side
     if termination == Termination.TIME and side is None:
@@ -99,7 +104,7 @@ def names(game: Game) -> tuple[str, str]:
     return (first, second) if game.number == 1 else (second, first)
 
 
-def entrants(game: Game) -> tuple[Any, Any]:
+def entrants(game: Game) -> tuple[Entrant | None, Entrant | None]:
     board = game.board
     if board is None:
         return None, None

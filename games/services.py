@@ -19,12 +19,14 @@ from django.utils.translation import gettext as _
 
 from championship import services as championship
 from championship.models import Board, Round
+from common.types import Actor, user_or_none
 
 from . import selectors
 from .clock import clock_text, stopped, valid_clock_text
 from .engine import BLACK, WHITE, EngineError
 from .engine.core import PHASE_PLIES
 from .engine.game import Game as EngineGame
+from .engine.game import Outcome
 from .engine.record import parse_record
 from .messages import message
 from .models import Game, Turn
@@ -54,15 +56,11 @@ def _engine_error(exc: EngineError) -> GameError:
     return GameError(message(exc))
 
 
-def _user(user: Any) -> Any:
-    return user if getattr(user, "is_authenticated", False) else None
-
-
 # --- The pairing's result ----------------------------------------------------------------
-def _tell_championship(game: Game, eg: EngineGame, user: Any, *, overrule: bool) -> None:
+def _tell_championship(game: Game, eg: EngineGame, user: Actor, *, overrule: bool) -> None:
     """Tell the championship what the sheet of a pairing's game now says (``eg``: the sheet
     alone, without a result entered by hand)."""
-    if game.board_id is None:
+    if game.board is None:
         return
     plies, outcome = selectors.sheet_facts(eg)
     try:
@@ -124,7 +122,7 @@ def _touch(game: Game, **fields: Any) -> None:
     game.version += 1
 
 
-def _flag_if_fallen(game: Game, eg: EngineGame, user: Any, now: datetime) -> bool:
+def _flag_if_fallen(game: Game, eg: EngineGame, user: Actor, now: datetime) -> bool:
     """If the mover's clock has run out, the game ends on time (§6) and True is returned."""
     c = selectors.clock(game, eg, now)
     if c is None or c.fallen is None:
@@ -147,7 +145,7 @@ def turn_add(
     *,
     game: Game,
     text: str,
-    user: Any,
+    user: Actor,
     expected_ply: int | None = None,
     clock_text_written: str = "",
     overrule: bool = False,
@@ -185,7 +183,7 @@ def _record_turn(
     game: Game,
     eg: EngineGame,
     text: str,
-    user: Any,
+    user: Actor,
     now: datetime,
     clock_text_written: str,
     overrule: bool,
@@ -213,7 +211,11 @@ def _record_turn(
     played.clock = written or None
     try:
         turn = Turn.objects.create(
-            game=game, ply=played.ply, text=played.text, clock=written, entered_by=_user(user)
+            game=game,
+            ply=played.ply,
+            text=played.text,
+            clock=written,
+            entered_by=user_or_none(user),
         )
     except IntegrityError:  # a database without row locks let a parallel turn in first
         raise GameError(
@@ -225,7 +227,7 @@ def _record_turn(
 
 
 def turn_undo(
-    *, game: Game, user: Any, expected_ply: int | None = None, now: datetime | None = None
+    *, game: Game, user: Actor, expected_ply: int | None = None, now: datetime | None = None
 ) -> Turn:
     """Take back the last turn (and a termination recorded after it)."""
     now = now or timezone.now()
@@ -261,7 +263,7 @@ def _check_record_size(text: str) -> None:
         )
 
 
-def sheet_replace(*, game: Game, text: str, user: Any, overrule: bool = False) -> EngineGame:
+def sheet_replace(*, game: Game, text: str, user: Actor, overrule: bool = False) -> EngineGame:
     """Replace the sheet by a record (RULES.md §8.3), validated as a whole."""
     _check_record_size(text)
     try:
@@ -280,7 +282,7 @@ def sheet_replace(*, game: Game, text: str, user: Any, overrule: bool = False) -
                 text=t.text,
                 clock=t.clock or "",
                 comments=list(t.comments),
-                entered_by=_user(user),
+                entered_by=user_or_none(user),
             )
             for t in eg.turns
         )
@@ -317,10 +319,10 @@ def game_terminate(
     game: Game,
     termination: str,
     side: str,
-    user: Any,
+    user: Actor,
     overrule: bool = False,
     now: datetime | None = None,
-) -> Any:
+) -> Outcome:
     """Record ``time``, ``resign``, ``agreement`` or ``forfeit`` on the sheet; refused when
     the game is already decided (§7)."""
     with transaction.atomic():
@@ -332,7 +334,7 @@ def game_terminate(
             raise GameError(_("Choose the side that resigned or did not come."))
         spent = stopped(selectors.clock(game, eg, now))  # the time spent until now stays spent
         try:
-            outcome = eg.terminate(termination, side or None)
+            outcome = eg.terminate(termination, selectors.side_name(side))
         except EngineError as exc:
             raise _engine_error(exc) from None
         _touch(
@@ -347,7 +349,7 @@ def game_terminate(
     return outcome
 
 
-def game_adjourn(*, game: Game, user: Any) -> None:
+def game_adjourn(*, game: Game, user: Actor) -> None:
     with transaction.atomic():
         game = _lock(game)
         eg = selectors.replay(game)
@@ -358,7 +360,7 @@ def game_adjourn(*, game: Game, user: Any) -> None:
         _touch(game, adjourned=True, clock_running_since=None)
 
 
-def game_resume(*, game: Game, user: Any) -> None:
+def game_resume(*, game: Game, user: Actor) -> None:
     """Resume an adjourned game: fresh phase-2 clocks (stopped until started)."""
     with transaction.atomic():
         game = _lock(game)
@@ -375,7 +377,7 @@ def game_resume(*, game: Game, user: Any) -> None:
 
 
 # --- The clock ----------------------------------------------------------------------------
-def clock_start(*, game: Game, user: Any, now: datetime | None = None) -> None:
+def clock_start(*, game: Game, user: Actor, now: datetime | None = None) -> None:
     """Start (or restart after a pause) the clock of the side to move."""
     with transaction.atomic():
         game = _lock(game)
@@ -393,7 +395,7 @@ def clock_start(*, game: Game, user: Any, now: datetime | None = None) -> None:
         _touch(game, **fields)
 
 
-def clock_pause(*, game: Game, user: Any, now: datetime | None = None) -> None:
+def clock_pause(*, game: Game, user: Actor, now: datetime | None = None) -> None:
     now = now or timezone.now()
     with transaction.atomic():
         game = _lock(game)
@@ -403,7 +405,7 @@ def clock_pause(*, game: Game, user: Any, now: datetime | None = None) -> None:
         _touch(game, clock_running_since=None, **stopped(selectors.clock(game, eg, now)))
 
 
-def clock_settle(*, game: Game, user: Any = None, now: datetime | None = None) -> bool:
+def clock_settle(*, game: Game, user: Actor = None, now: datetime | None = None) -> bool:
     """End the game on time if the running clock has run out (the server's time decides).
     Called whenever the clock is looked at; True if a flag fell now."""
     if game.clock_running_since is None:

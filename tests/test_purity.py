@@ -11,7 +11,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.mark.parametrize(
     "modules",
-    ["games.engine, games.engine.record, games.engine.__main__", "championship.pairing"],
+    [
+        "games.engine, games.engine.record, games.engine.__main__",
+        "championship.pairing",
+        "games.clock",
+    ],
 )
 def test_pure_packages_do_not_import_django(modules: str) -> None:
     code = (

@@ -85,9 +85,9 @@ def _tournament_of(instance: Model) -> int | None:
     )
 
     if isinstance(instance, Tournament):
-        return instance.pk  # type: ignore[no-any-return]
+        return instance.pk
     if isinstance(instance, Entrant | ForbiddenPair | Round):
-        return instance.tournament_id  # type: ignore[no-any-return]
+        return instance.tournament_id
     if isinstance(instance, RequestedBye):
         return (
             Entrant.objects.filter(pk=instance.entrant_id)

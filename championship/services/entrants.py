@@ -55,7 +55,7 @@ def entrant_add(
             last = (
                 locked.entrants.exclude(starting_number=None).order_by("-starting_number").first()
             )
-            entrant.starting_number = (last.starting_number if last else 0) + 1
+            entrant.starting_number = ((last.starting_number or 0) if last else 0) + 1
             # Not in any round paired so far (a draft is re-paired to include them).
             entrant.joined_round = max(joined_round, rounds[-1].number + 1)
             entrant.save(update_fields=["starting_number", "joined_round"])

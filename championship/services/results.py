@@ -18,6 +18,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
+from common.types import Actor, user_or_none
 from games.engine.core import PHASE_PLIES
 from games.engine.vocabulary import (
     DRAWING_TERMINATIONS,
@@ -167,7 +168,7 @@ def _write(
     termination: str,
     *,
     source: str,
-    user: Any,
+    user: Actor,
     confirmation: bool,
     sheet: dict[str, Any] | None = None,
 ) -> bool:
@@ -192,7 +193,7 @@ def _write(
     if changed:
         ResultChange.objects.create(
             game_result=game,
-            user=user if getattr(user, "is_authenticated", False) else None,
+            user=user_or_none(user),
             action="enter" if not old else ("clear" if not result else "correct"),
             source=source,
             old=old,
@@ -202,7 +203,7 @@ def _write(
 
 
 def game_result_set(
-    *, entries: Sequence[ResultEntry], user: Any, source: str = Source.ORGANISER
+    *, entries: Sequence[ResultEntry], user: Actor, source: str = Source.ORGANISER
 ) -> list[GameResult]:
     """Enter or correct the results of any number of games, all or none: every entry is checked
     first (the result itself, the game's sheet, the version the form showed); if any fails,
@@ -268,7 +269,7 @@ def game_result_sheet_set(
     number: int,
     plies: int,
     outcome: tuple[str, str] | None,
-    user: Any,
+    user: Actor,
     overrule: bool = False,
 ) -> GameResult:
     """What game ``number`` of ``board``'s move sheet now says: its turns and the result its
@@ -325,7 +326,7 @@ def game_result_sheet_removed(*, board_id: int, number: int) -> None:
                 tournament_changed(board.round.tournament_id)
 
 
-def game_results_confirm(*, board: Board, user: Any) -> list[GameResult]:
+def game_results_confirm(*, board: Board, user: Actor) -> list[GameResult]:
     """A second organiser confirms the results of a pairing entered by someone else."""
     with transaction.atomic():
         games = list(
@@ -344,7 +345,7 @@ def game_results_confirm(*, board: Board, user: Any) -> list[GameResult]:
         for game in games:
             GameResult.objects.filter(pk=game.pk).update(confirmed=True, version=F("version") + 1)
             ResultChange.objects.create(
-                game_result=game, user=user, action="confirm", new=game.text
+                game_result=game, user=user_or_none(user), action="confirm", new=game.text
             )
         tournament_changed(board.round.tournament_id)
     return games

@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict
-from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -16,6 +16,13 @@ from ..models import Board, Entrant, GameResult, Round, Tournament
 from ..pairing import Pair, PairingError, RoundEntry, explain, pair_swiss, round_robin_round
 from .changes import tournament_changed
 from .errors import ChampionshipError
+
+
+def sno(entrant: Entrant) -> int:
+    """The starting number of an entrant in the pairing (every paired entrant has one)."""
+    if entrant.starting_number is None:
+        raise ChampionshipError(_("%(name)s has no starting number.") % {"name": entrant.name})
+    return entrant.starting_number
 
 
 def _assign_starting_numbers(t: Tournament) -> list[Entrant]:
@@ -30,7 +37,9 @@ def _assign_starting_numbers(t: Tournament) -> list[Entrant]:
     return field
 
 
-def round_pair_next(*, tournament: Tournament, progress: Any = None) -> Round:
+def round_pair_next(
+    *, tournament: Tournament, progress: Callable[[str, int], None] | None = None
+) -> Round:
     """Pair the next round as a draft (the organiser reviews, edits and publishes it).
     ``progress(step, percent)`` is told each step reached: loading, pairing, saving, done."""
 
@@ -62,11 +71,11 @@ def round_pair_next(*, tournament: Tournament, progress: Any = None) -> Round:
                 % {"n": data.total_rounds}
             )
         absent = manager.absent_for_round(t, entrants, number)
-        by_number = {e.starting_number: e for e in entrants}
+        by_number = {sno(e): e for e in entrants}
         by_pk = {e.pk: e for e in entrants}
         for e in entrants:
             if e.pk in absent:
-                data.player(e.starting_number).rounds.append(RoundEntry(None, None, absent[e.pk]))
+                data.player(sno(e)).rounds.append(RoundEntry(None, None, absent[e.pk]))
         step("pairing", 30)
         try:
             if t.system == Tournament.System.SWISS:
@@ -120,7 +129,7 @@ def round_pair_next(*, tournament: Tournament, progress: Any = None) -> Round:
         return rnd
 
 
-def boards_without_results(round: Round, games_per_pairing: int) -> Any:
+def boards_without_results(round: Round, games_per_pairing: int) -> QuerySet[Board]:
     """The pairings of ``round`` with a game still without a result."""
     return (
         round.boards.exclude(black=None)
@@ -166,21 +175,22 @@ def edit_warnings(round: Round) -> list[str]:
     data = manager.tournament_data(t)
     upto = round.number - 1
     met: dict[int, set[int]] = {
-        p.number: {r.opponent for r in p.rounds[:upto] if r.played} for p in data.players
-    }  # type: ignore[misc]
+        p.number: {r.opponent for r in p.rounds[:upto] if r.opponent is not None and r.played}
+        for p in data.players
+    }
     colours = {p.number: [r.colour for r in p.rounds[:upto] if r.played] for p in data.players}
     warnings = []
     for b in round.boards.select_related("white", "black"):
         if b.black is None:
             continue
-        w, k = b.white.starting_number, b.black.starting_number
+        w, k = sno(b.white), sno(b.black)
         if k in met.get(w, set()):
             warnings.append(
                 _("Board %(n)d: %(a)s and %(b)s have played each other before.")
                 % {"n": b.number, "a": b.white, "b": b.black}
             )
         for e, got in ((b.white, "w"), (b.black, "b")):
-            seq = colours.get(e.starting_number, []) + [got]
+            seq = colours.get(sno(e), []) + [got]
             if len(seq) >= 3 and seq[-1] == seq[-2] == seq[-3]:
                 warnings.append(
                     _("Board %(n)d: %(p)s would have the same colour three times running.")

@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+import time_machine
 from django.test import Client
 from django.utils import timezone
 
-from games import services
 from games.engine import legal_plays
 from games.engine.core import PHASE_PLIES
 from games.models import Game, Turn
@@ -17,22 +17,20 @@ from tests.games.helpers import organiser_client, played, reach
 pytestmark = pytest.mark.django_db
 
 
-class FakeNow:
-    def __init__(self) -> None:
-        self.at = timezone.now()
+class Now:
+    """The time the server sees, moved by hand (time-machine: no module is patched)."""
 
-    def __call__(self):  # type: ignore[no-untyped-def]
-        return self.at
+    def __init__(self, traveller) -> None:  # type: ignore[no-untyped-def]
+        self.traveller = traveller
 
     def advance(self, seconds: float) -> None:
-        self.at += timedelta(seconds=seconds)
+        self.traveller.shift(timedelta(seconds=seconds))
 
 
 @pytest.fixture
-def now(monkeypatch):  # type: ignore[no-untyped-def]
-    fake = FakeNow()
-    monkeypatch.setattr(services.timezone, "now", fake)
-    return fake
+def now():  # type: ignore[no-untyped-def]
+    with time_machine.travel(timezone.now(), tick=False) as traveller:
+        yield Now(traveller)
 
 
 def game_with(texts: list[str], minutes: int = 30) -> Game:
