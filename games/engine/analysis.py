@@ -31,9 +31,9 @@ DEFAULT_MS = 200
 #: proven value is below the best play's proven value is always a blunder.
 VERDICTS: tuple[tuple[str, float], ...] = (
     ("best", 0.005),
-    ("good", 0.05),
-    ("inaccuracy", 0.12),
-    ("mistake", 0.25),
+    ("good", 0.1),
+    ("inaccuracy", 0.2),
+    ("mistake", 0.3),
 )
 BLUNDER = "blunder"
 

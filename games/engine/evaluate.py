@@ -37,7 +37,9 @@ _MADE = bytes([0, 0] + [1] * 254)
 _HIT_COST: tuple[int, ...] = tuple(19 - max(0, p - 6) for p in range(26))
 
 TEMPO = 400
-SCALE = 1800.0
+#: Score → value: tanh(score / SCALE), fitted to the results of engine games (see
+#: docs/analysis.md): a 20-pip lead is worth about 0.3.
+SCALE = 7000.0
 
 _HAND_INFO: dict[int, tuple[int, int, tuple[tuple[int, int], ...], int]] = {}
 

@@ -23,10 +23,14 @@ then goes on as usual). Results are therefore either exact or absent.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import mul
+
 from .core import CARDS, CHECKERS, GAME_PLIES, PHASE_PLIES
 from .packed import Generator, Node, cards_of, hand_size, home_count
 
 _HOME_DISTANCE = bytes([0] * 7 + list(range(1, 19)) + [19])
+_SLACK = bytes([0] + list(range(0, 24)) + [24])
 #: Outcome kinds of one side's solitaire.
 HOME, SURVIVE, BLOCKED = 2, 1, 0
 
@@ -41,15 +45,48 @@ class _OverBudget(Exception):
 
 def distance_home(board: int) -> int:
     """Pips still to travel until all checkers are home."""
-    return sum(a * b for a, b in zip(board.to_bytes(26, "big"), _HOME_DISTANCE, strict=True))
+    d: int = sum(map(mul, board.to_bytes(26, "big"), _HOME_DISTANCE))
+    return d
 
 
-def _card_sums(hand: int) -> list[int]:
-    sums = []
-    for i, (a, b) in enumerate(CARDS):
-        sums.extend([a + b] * ((hand >> (2 * i)) & 3))
-    sums.sort(reverse=True)
-    return sums
+def slack(board: int) -> int:
+    """Pips the checkers can still move at all (no bearing off: down to point 1)."""
+    d: int = sum(map(mul, board.to_bytes(26, "big"), _SLACK))
+    return d
+
+
+_SUMS: dict[int, tuple[int, ...]] = {}
+
+
+def _card_sums(hand: int) -> tuple[int, ...]:
+    """The a+b of every card in a hand, largest first."""
+    found = _SUMS.get(hand)
+    if found is None:
+        sums: list[int] = []
+        for i, (a, b) in enumerate(CARDS):
+            sums.extend([a + b] * ((hand >> (2 * i)) & 3))
+        found = tuple(sorted(sums, reverse=True))
+        _SUMS[hand] = found
+    return found
+
+
+def _most_pips(hand: int, nxt: int, k: int) -> int:
+    """The most pips ``k`` turns can move: the largest cards of this hand, then of the
+    next."""
+    first = _card_sums(hand)
+    if k <= len(first):
+        return sum(first[:k])
+    return sum(first) + sum(_card_sums(nxt)[: k - len(first)])
+
+
+def _least_pips(hand: int, nxt: int, k: int) -> int:
+    """The fewest pips ``k`` turns must move (each turn plays both numbers of a card
+    unless it wins)."""
+    first = _card_sums(hand)
+    if k <= len(first):
+        return sum(first[len(first) - k :])
+    later = _card_sums(nxt)
+    return sum(first) + sum(later[len(later) - (k - len(first)) :])
 
 
 def in_contact(mine: int, theirs: int) -> bool:
@@ -68,18 +105,31 @@ def _fields_ok(hand: int) -> bool:
 
 
 class RaceSolver:
-    """Solves races exactly (or gives up); remembers what it solved."""
+    """Solves races exactly (or gives up); remembers what it solved.
 
-    def __init__(self, budget: int = 4000, memo_limit: int = 400_000) -> None:
-        #: Generator calls one :meth:`solve` may spend.
+    ``budget`` bounds the work of one :meth:`solve` (plays generated); ``check`` is called
+    now and then and may raise to stop the solver (the search's clock).
+    """
+
+    def __init__(
+        self,
+        budget: int = 5000,
+        memo_limit: int = 300_000,
+        check: Callable[[], None] | None = None,
+    ) -> None:
         self.budget = budget
         self.memo_limit = memo_limit
-        self._home: dict[tuple[int, int, int, int], bool] = {}
+        self.check = check
+        #: (board, hand, next hand) → [most turns known not to reach home, fewest known to]
+        self._home: dict[tuple[int, int, int], list[int]] = {}
         self._survive: dict[tuple[int, int, int, int], int] = {}
-        self._outcomes: dict[tuple[int, int, int, int], Outcome | None] = {}
+        self._outcomes: dict[tuple[int, int, int, int], Outcome] = {}
+        #: Subproblems that ran out of budget, with the budget they had.
+        self._failed: dict[tuple[int, int, int, int], int] = {}
         self._spent = 0
+        self._limit = budget
 
-    def solve(self, node: Node) -> tuple[int, int] | None:
+    def solve(self, node: Node, budget: int | None = None) -> tuple[int, int] | None:
         """(outcome for the side to move: 1, 0 or -1; plies until the game ends) for a race,
         None for a position in contact or one the budget did not solve."""
         mine, theirs, hm, ht, rm, rt, ply = node
@@ -101,11 +151,13 @@ class RaceSolver:
             next_mine = next_theirs = 0
         if hand_size(hm) != mine_left or hand_size(ht) != theirs_left:
             return None  # hands that do not fit the ply: not a position of a game
-        if len(self._home) + len(self._survive) > self.memo_limit:
+        if len(self._home) + len(self._survive) + len(self._failed) > self.memo_limit:
             self._home.clear()
             self._survive.clear()
             self._outcomes.clear()
+            self._failed.clear()
         self._spent = 0
+        self._limit = budget or self.budget
         try:
             return self._decide(mine, hm, next_mine, theirs, ht, next_theirs)
         except _OverBudget:
@@ -147,16 +199,20 @@ class RaceSolver:
     def outcome(self, board: int, hand: int, nxt: int, horizon: int) -> Outcome:
         """The best plan of a side within its next ``horizon`` turns: home as early as
         possible, else all ``horizon`` turns played, else blocked as late as possible."""
+        if hand == 0:
+            # After ply 35 the side that moved first has played its phase-1 hand: its next
+            # turn is played from the next hand.
+            hand, nxt = nxt, 0
         key = (board, hand, nxt, horizon)
-        if key in self._outcomes:
-            found = self._outcomes[key]
-            if found is None:
-                raise _OverBudget
+        found = self._outcomes.get(key)
+        if found is not None:
             return found
+        if self._failed.get(key, -1) >= self._limit:
+            raise _OverBudget  # as hard as before, with no more budget than before
         try:
             result = self._outcome(board, hand, nxt, horizon)
         except _OverBudget:
-            self._outcomes[key] = None
+            self._failed[key] = self._limit
             raise
         self._outcomes[key] = result
         return result
@@ -166,75 +222,72 @@ class RaceSolver:
             return (SURVIVE, 0)
         distance = distance_home(board)
         outside = CHECKERS - home_count(board)
-        first = _card_sums(hand)
-        later = _card_sums(nxt)
-        reach = 0
-        k_min = 0
         for k in range(1, horizon + 1):
-            reach += first[k - 1] if k <= len(first) else later[k - 1 - len(first)]
-            if reach >= distance and 2 * k >= outside:
-                k_min = k
-                break
-        if k_min:
-            for k in range(k_min, horizon + 1):
-                if self.home_within(board, hand, nxt, k):
-                    return (HOME, k)
+            if (
+                2 * k >= outside
+                and _most_pips(hand, nxt, k) >= distance
+                and self.home_within(board, hand, nxt, k, distance)
+            ):
+                return (HOME, k)
         played = self.survive(board, hand, nxt, horizon)
         if played >= horizon:
             return (SURVIVE, horizon)
         return (BLOCKED, played + 1)
 
     def _children(self, board: int, hand: int, nxt: int) -> list[tuple[int, int, int, bool]]:
-        """(board after, hand after, next hand after, home) for every play of the turn."""
-        self._spent += 1
-        if self._spent > self.budget:
-            raise _OverBudget
+        """(board after, hand after, next hand after, home) for every distinct play of the
+        turn."""
+        if self.check is not None:
+            self.check()
         gen = Generator(board, 0)
         out = []
         for ci, m, _t, won in gen.children(cards_of(hand)):
             h = hand - (1 << (2 * ci))
             if h == 0 and nxt:
-                out.append((m, nxt, 0, won or home_count(m) == CHECKERS))
+                out.append((m, nxt, 0, won))
             else:
-                out.append((m, h, nxt, won or home_count(m) == CHECKERS))
+                out.append((m, h, nxt, won))
+        self._spent += len(out) + 1
+        if self._spent > self._limit:
+            raise _OverBudget
         return out
 
-    def home_within(self, board: int, hand: int, nxt: int, k: int) -> bool:
-        """Can the side have every checker home within its next ``k`` turns?"""
-        if k <= 0 or (hand == 0 and nxt == 0):
+    def home_within(self, board: int, hand: int, nxt: int, k: int, distance: int) -> bool:
+        """Can the side have every checker home within its next ``k`` turns? (``distance``
+        is :func:`distance_home` of ``board``.)"""
+        key = (board, hand, nxt)
+        known = self._home.get(key)
+        if known is None:
+            known = [0, 99]
+            self._home[key] = known
+        elif k <= known[0]:
             return False
-        key = (board, hand, nxt, k)
-        found = self._home.get(key)
-        if found is not None:
-            return found
-        distance = distance_home(board)
-        outside = CHECKERS - home_count(board)
-        if 2 * k < outside or self._reach(hand, nxt, k) < distance:
-            self._home[key] = False
-            return False
-        result = False
+        elif k >= known[1]:
+            return True
         children = self._children(board, hand, nxt)
+        result = False
         if any(c[3] for c in children):
             result = True
+            known[1] = 1
         elif k > 1:
-            children.sort(key=lambda c: distance_home(c[0]))
             seen: set[tuple[int, int, int]] = set()
+            ranked = []
             for m, h, n, _ in children:
-                if (m, h, n) in seen:
+                if (m, h, n) not in seen:
+                    seen.add((m, h, n))
+                    ranked.append((distance_home(m), m, h, n))
+            ranked.sort()
+            for d, m, h, n in ranked:
+                if 2 * (k - 1) < CHECKERS - home_count(m) or _most_pips(h, n, k - 1) < d:
                     continue
-                seen.add((m, h, n))
-                if self.home_within(m, h, n, k - 1):
+                if self.home_within(m, h, n, k - 1, d):
                     result = True
                     break
-        self._home[key] = result
+        if result:
+            known[1] = min(known[1], k)
+        else:
+            known[0] = max(known[0], k)
         return result
-
-    @staticmethod
-    def _reach(hand: int, nxt: int, k: int) -> int:
-        first = _card_sums(hand)
-        if k <= len(first):
-            return sum(first[:k])
-        return sum(first) + sum(_card_sums(nxt)[: k - len(first)])
 
     def survive(self, board: int, hand: int, nxt: int, horizon: int) -> int:
         """How many of its next ``horizon`` turns the side can play at most (without getting
@@ -245,25 +298,29 @@ class RaceSolver:
         found = self._survive.get(key)
         if found is not None:
             return found
-        children = self._children(board, hand, nxt)
+        # Every turn moves a+b pips: no more turns than the checkers have room for.
+        room = slack(board)
+        most = 0
+        while most < horizon and _least_pips(hand, nxt, most + 1) <= room:
+            most += 1
         best = 0
-        if children:
-            best = 1
-            # Keep checkers high: a checker deep in home can hardly move (no bearing off).
-            children.sort(key=lambda c: -_slack(c[0]))
-            seen: set[tuple[int, int, int]] = set()
-            for m, h, n, _ in children:
-                if (m, h, n) in seen:
-                    continue
-                seen.add((m, h, n))
-                got = 1 + self.survive(m, h, n, horizon - 1)
-                if got > best:
-                    best = got
-                    if best >= horizon:
+        if most:
+            children = self._children(board, hand, nxt)
+            if children:
+                best = 1
+                # Keep checkers high: a checker deep in home can hardly move.
+                seen: set[tuple[int, int, int]] = set()
+                ranked = []
+                for m, h, n, _ in children:
+                    if (m, h, n) not in seen:
+                        seen.add((m, h, n))
+                        ranked.append((-slack(m), m, h, n))
+                ranked.sort()
+                for _, m, h, n in ranked:
+                    if best >= most:
                         break
+                    got = 1 + self.survive(m, h, n, horizon - 1)
+                    if got > best:
+                        best = got
         self._survive[key] = best
         return best
-
-
-def _slack(board: int) -> int:
-    return sum((p - 1) * n for p, n in enumerate(board.to_bytes(26, "big")) if n)

@@ -50,6 +50,8 @@ _HEURISTIC_CAP = WIN_MIN - 1
 INF = WIN + 1
 #: The exact solver is tried first when this few plies are left (or in a race).
 SOLVE_PLIES = 12
+#: Work the race solver may spend on each play at the root (plays generated).
+ROOT_RACE_BUDGET = 60_000
 
 
 def solve_share(left: int) -> float:
@@ -90,7 +92,7 @@ class Entry:
 
 
 class _NoRace:
-    def solve(self, node: Node) -> None:
+    def solve(self, node: Node, budget: int | None = None) -> None:
         return None
 
 
@@ -178,7 +180,7 @@ class Searcher:
     ) -> None:
         self.table: dict[Node, Entry] = {}
         self.table_limit = table_limit
-        self.race: RaceSolver | _NoRace = RaceSolver() if race else _NoRace()
+        self.race: RaceSolver | _NoRace = RaceSolver(check=self._tick) if race else _NoRace()
         self.use_solver = solver
         self.nodes = 0
         self._deadline = float("inf")
@@ -557,6 +559,14 @@ class Searcher:
         alpha = -2
         best: RootMove | None = None
         try:
+            for mv in moves:
+                # A race after the play: worth a larger budget here than deep in the tree.
+                entry = self.table.get(mv.node)
+                if mv.won or (entry is not None and entry.lo == entry.hi):
+                    continue
+                exact = self.race.solve(mv.node, budget=ROOT_RACE_BUDGET)
+                if exact is not None:
+                    self._exact(mv.node, exact[0], exact[1])
             for mv in moves:
                 v = 1 if mv.won else -self.solve(mv.node, -2, -alpha)
                 if v > alpha:

@@ -285,3 +285,19 @@ def test_phase_1_races_are_solved_when_the_winner_is_clear() -> None:
     assert RaceSolver().solve(node_of(state)) == (1, 1)
     result = Searcher().search(state, ms=None, max_nodes=1000)
     assert result.proven and result.value == 1.0
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1), st.integers(28, 37))
+def test_races_across_the_phase_switch_agree_with_the_search_without_the_race_solver(
+    seed: int, plies: int
+) -> None:
+    """Near ply 36 the side that moved first has no phase-1 card left and plays its next
+    turn from the pile it received (§6)."""
+    state = race_position(random.Random(seed), plies, widest=8)
+    assume(decide(state, None) is None)
+    assume(sum(state.white[1:7]) < 15 and sum(state.black[1:7]) < 15)
+    solved = RaceSolver().solve(node_of(state))
+    plain = Searcher(race=False).search(state, ms=None, max_nodes=6000)
+    if solved is not None and plain.proven:
+        assert solved[0] == plain.lo
