@@ -37,6 +37,7 @@ _MADE = bytes([0, 0] + [1] * 254)
 _HIT_COST: tuple[int, ...] = tuple(19 - max(0, p - 6) for p in range(26))
 
 TEMPO = 400
+RACE_CAP = 6000.0
 #: Score → value: tanh(score / SCALE), fitted to the results of engine games (see
 #: docs/analysis.md): a 20-pip lead is worth about 0.3.
 SCALE = 7000.0
@@ -127,7 +128,10 @@ def evaluate(
     tb = theirs.to_bytes(26, "big")
     d_mine: int = sum(map(mul, mb, _HOME_DISTANCE))
     d_theirs: int = sum(map(mul, tb, _HOME_DISTANCE))
-    score = (d_theirs - d_mine) * 100 + TEMPO
+    # A lead of a few dozen pips decides a race; beyond that only blocks matter, so the
+    # race term levels off.
+    race = (d_theirs - d_mine) * 100 + TEMPO
+    score = int(RACE_CAP * math.tanh(race / RACE_CAP))
 
     # Reach: the pips left in this game's cards for each side.
     _, _, _, pips_mine = hand_info(hand_mine)

@@ -250,6 +250,15 @@ class Generator:
                         return True
         return False
 
+    def count_playable(self, cards: tuple[int, ...]) -> int:
+        """How many of the cards (indices) are playable."""
+        n = 0
+        for ci in cards:
+            a, b = CARDS[ci]
+            if self.can_play(a, b):
+                n += 1
+        return n
+
     def any_playable(self, cards: tuple[int, ...]) -> bool:
         """Is any of the cards (indices) playable? False means the mover is blocked."""
         for ci in cards:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from .core import BLACK, GAME_PLIES, WHITE, State
+from .core import BLACK, CHECKERS, GAME_PLIES, WHITE, State
 from .evaluate import evaluate, race_score, value_of
 from .moves import Play, after, legal_plays
 from .packed import (
@@ -59,6 +59,10 @@ def solve_share(left: int) -> float:
     over: most of it near the end, where a proof is within reach and worth most."""
     return 0.8 if left <= 8 else 0.5
 
+
+#: Score for the number of distinct playable cards in hand (0, 1, 2, 3 or more): a side
+#: with few playable cards is close to being blocked, which loses at once (§4).
+_MOBILITY: tuple[int, ...] = (-2500, -1500, -400, 0)
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _NO_DEPTH = -1
@@ -240,11 +244,22 @@ class Searcher:
 
     # --- the heuristic search ------------------------------------------------------------
     def _leaf(self, node: Node) -> tuple[int, int, int]:
+        """A horizon node: the game ends that need no look ahead (blocked now, a win now,
+        a solved race), else the evaluation with both sides' playable cards."""
         exact = self.race.solve(node)
         if exact is not None:
             outcome, distance = exact
             return self._exact(node, outcome, distance), outcome, outcome
-        score = evaluate(*node)
+        mine, theirs, hm, ht = node[0], node[1], node[2], node[3]
+        gen = Generator(mine, theirs)
+        playable = gen.count_playable(cards_of(hm))
+        if not playable:
+            return self._exact(node, -1, 0), -1, -1  # blocked at the start of the turn (§4)
+        if gen.home >= CHECKERS - 2 and any(c[3] for c in gen.children(cards_of(hm))):
+            return self._exact(node, 1, 1), 1, 1  # a play brings the last checker home (§5)
+        # The other side's cards on this board (it moves after the mover's play).
+        their_playable = Generator(theirs, mine).count_playable(cards_of(ht)) if ht else 9
+        score = evaluate(*node) + _MOBILITY[min(playable, 3)] - _MOBILITY[min(their_playable, 3)]
         if score > _HEURISTIC_CAP:
             score = _HEURISTIC_CAP
         elif score < -_HEURISTIC_CAP:
