@@ -9,7 +9,9 @@ race solver give ±1 and 0 as *proven* values; an evaluation never claims a resu
 Terms, each for both sides:
 
 * **race**: the pips still to travel until every checker is home (a point above 6 counts
-  ``p − 6``, the bar 19), with the side to move a part of a card ahead;
+  ``p − 6``, the bar 19), with the side to move a part of a card ahead; a lead of a few
+  dozen pips decides a race, so the term levels off (``RACE_CAP``) and a big lead never
+  outweighs the danger of being blocked;
 * **reach**: whether the cards left in this game (this phase's hand, and in phase 1 the
   received pile that becomes the next hand) can bring the side home at all — a side that
   cannot may still win by blocking, but the race term is then worth less;
@@ -18,8 +20,10 @@ Terms, each for both sides:
 * **bar**: checkers on the bar against the points the other side holds in its home, weighted
   by the share of the hand that cannot enter — a side whose every card is shut out is blocked
   and loses (§4);
-* **mobility**: the mover's own checkers that cannot move any more (stacked deep in home
-  with no bearing off) make blocking oneself likelier.
+
+At the search's horizon :meth:`games.engine.search.Searcher._leaf` adds **mobility**: how
+many of each side's cards are playable on the board (a side with one playable card is one
+move from being blocked), and settles a mover that is blocked now or can get home now.
 """
 
 from __future__ import annotations
@@ -31,7 +35,6 @@ from .core import CARDS, PHASE_PLIES
 
 #: Distance to home of a checker on each point (index 25 = the bar: it re-enters at 19–24).
 _HOME_DISTANCE = bytes([0] * 7 + list(range(1, 19)) + [19])
-_MADE = bytes([0, 0] + [1] * 254)
 #: Pips a hit on the mover's point p costs: the checker goes from p (distance p − 6, or 0 in
 #: home) back to the bar (distance 19).
 _HIT_COST: tuple[int, ...] = tuple(19 - max(0, p - 6) for p in range(26))

@@ -50,8 +50,10 @@ _HEURISTIC_CAP = WIN_MIN - 1
 INF = WIN + 1
 #: The exact solver is tried first when this few plies are left (or in a race).
 SOLVE_PLIES = 12
-#: Work the race solver may spend on each play at the root (plays generated).
+#: Work the race solver may spend on each play at the root, and at a horizon node (plays
+#: generated; elsewhere its default).
 ROOT_RACE_BUDGET = 60_000
+LEAF_RACE_BUDGET = 1500
 
 
 def solve_share(left: int) -> float:
@@ -246,7 +248,7 @@ class Searcher:
     def _leaf(self, node: Node) -> tuple[int, int, int]:
         """A horizon node: the game ends that need no look ahead (blocked now, a win now,
         a solved race), else the evaluation with both sides' playable cards."""
-        exact = self.race.solve(node)
+        exact = self.race.solve(node, budget=LEAF_RACE_BUDGET)
         if exact is not None:
             outcome, distance = exact
             return self._exact(node, outcome, distance), outcome, outcome
@@ -269,7 +271,7 @@ class Searcher:
     def negamax(self, node: Node, depth: int, alpha: int, beta: int) -> tuple[int, int, int]:
         """(score, lo, hi) of ``node`` searched ``depth`` plies deep (fail-soft)."""
         self.nodes += 1
-        if not self.nodes & 255:
+        if not self.nodes & 31:
             self._tick()
         ply = node[6]
         if ply >= GAME_PLIES:
@@ -394,7 +396,7 @@ class Searcher:
         strictly inside (alpha, beta); otherwise a bound on the same side of the window
         (fail-soft). No evaluation: every line is followed to the end of the game."""
         self.nodes += 1
-        if not self.nodes & 255:
+        if not self.nodes & 31:
             self._tick()
         ply = node[6]
         if ply >= GAME_PLIES:
@@ -550,8 +552,9 @@ class Searcher:
         depth = 0
         while depth < limit_depth:
             depth += 1
-            # The first iteration always completes, whatever the budget.
-            self._deadline = deadline if depth > 1 else float("inf")
+            # The first iteration is not cut by the node budget (a node budget gives the
+            # same result on every machine); the clock cuts every iteration.
+            self._deadline = deadline
             self._node_limit = node_limit if depth > 1 else 1 << 62
             best, complete = self._iterate(moves, depth)
             if best is not None:
@@ -565,7 +568,13 @@ class Searcher:
                 break
             if all(mv.proven for mv in moves):
                 break
-        assert result is not None
+        if result is None:
+            # Out of time before a single play was searched: the static evaluation decides.
+            for mv in moves:
+                if mv.score is None:
+                    mv.score = _back(evaluate(*mv.node))
+            best = max(moves, key=_score_of)
+            result = self._result(moves, 0, best)
         return result
 
     def _solve_root(self, moves: list[RootMove]) -> RootMove | None:
@@ -646,6 +655,10 @@ class Searcher:
         return SearchResult(
             best=best.play, score=score, lo=lo, hi=hi, nodes=self.nodes, depth=depth, moves=moves
         )
+
+
+def _score_of(move: RootMove) -> int:
+    return -INF if move.score is None else move.score
 
 
 def _board_key(state: State, play: Play) -> tuple[object, ...]:
