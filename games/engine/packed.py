@@ -35,6 +35,7 @@ Child = tuple[int, int, int, bool]
 V: tuple[int, ...] = tuple(1 << (8 * (25 - p)) for p in range(26))
 _HIT_BIT: tuple[int, ...] = tuple(1 << (208 + p) for p in range(26))
 _BOARD_MASK = (1 << 208) - 1
+_FIRST_HIT = 1 << 208
 _HIT_THEIRS: tuple[int, ...] = tuple(1 - (1 << (8 * p)) for p in range(26))
 #: bytes.translate tables: is a point open to the mover (fewer than two opposing checkers)?
 #: does it hold a blot? is it occupied (one or more)?
@@ -272,16 +273,24 @@ class Generator:
         mine = self.mine
         theirs = self.theirs
         out: list[Child] = []
+        append = out.append
         may_win = self.home >= CHECKERS - 2
         for ci in cards:
             a, b = CARDS[ci]
             seen, _ = self.keys(a, b)
-            for key in seen:
-                m = mine + (key & _BOARD_MASK)
-                hits = key >> 208
-                t = theirs + _hit_delta(hits) if hits else theirs
-                won = may_win and home_count(m) == CHECKERS
-                out.append((ci, m, t, won))
+            if may_win:
+                for key in seen:
+                    m = mine + (key & _BOARD_MASK)
+                    t = theirs + _HIT_DELTA[key >> 208] if key >= _FIRST_HIT else theirs
+                    append((ci, m, t, home_count(m) == CHECKERS))
+            else:
+                for key in seen:
+                    if key < _FIRST_HIT:
+                        append((ci, mine + key, theirs, False))
+                    else:
+                        append(
+                            (ci, mine + (key & _BOARD_MASK), theirs + _HIT_DELTA[key >> 208], False)
+                        )
         return out
 
 
@@ -294,3 +303,9 @@ def _hit_delta(hits: int) -> int:
         hits >>= 1
         p += 1
     return delta
+
+
+#: The change of the opponent's board for each set of hit points (a play hits at most two).
+_HIT_DELTA: dict[int, int] = {
+    (1 << p) | (1 << q): _hit_delta((1 << p) | (1 << q)) for p in range(1, 25) for q in range(1, 25)
+}
