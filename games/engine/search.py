@@ -221,6 +221,8 @@ class Searcher:
             entry = Entry(lo, hi, _NO_DEPTH, 0, _EXACT, best, children)
             table[node] = entry
         else:
+            if entry.lo == entry.hi:
+                return entry  # already settled, with the distance it was found at
             if lo > entry.lo:
                 entry.lo = lo
             if hi < entry.hi:
@@ -230,6 +232,7 @@ class Searcher:
             if children is not None and entry.children is None:
                 entry.children = children
         if entry.lo == entry.hi:
+            # Settled now; the distance is not known here: at most the plies left.
             entry.score = outcome_score(entry.lo, GAME_PLIES - node[6])
             entry.depth = 99
             entry.flag = _EXACT
