@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .core import BLACK, WHITE, SideName, State
+from .core import WHITE, SideName, State
 from .errors import EngineError
 from .game import Game, Outcome
 from .moves import Play
@@ -167,25 +167,27 @@ def analyse_position(
     result = searcher.search(state, ms=ms, max_nodes=max_nodes, max_depth=max_depth, first=played)
     mine = result.moves[0]
     assert mine.score is not None
-    same = mine.play is result.best
     value_played = _value(score_value(mine.score, mine.lo, mine.hi))
     value_best = _value(result.value)
-    if same or value_played > value_best:
-        value_best = max(value_best, value_played)
+    best, proven_best = result.best, result.proven
+    same = mine.play is best or value_played > value_best
+    if same:
+        # The played play is the best the search found: one play (as written), one value.
+        best, value_best, proven_best = played, value_played, mine.proven
     return PlyAnalysis(
         ply=state.ply + 1,
         side=state.to_move,
         played=played.text,
-        best=result.best.text,
+        best=best.text,
         value_played=value_played,
         value_best=value_best,
         proven_played=mine.proven,
-        proven_best=result.proven,
+        proven_best=proven_best,
         verdict=verdict(
             value_played,
             value_best,
             proven_played=mine.proven,
-            proven_best=result.proven,
+            proven_best=proven_best,
             same=same,
         ),
         nodes=result.nodes,
@@ -269,7 +271,7 @@ def best_for_record(
 
 
 __all__ = [
-    "BLACK",
+    "DEFAULT_MS",
     "BestPlay",
     "PlyAnalysis",
     "VERDICTS",
@@ -277,5 +279,6 @@ __all__ = [
     "analyse_position",
     "best_for_record",
     "best_play",
+    "game_of",
     "verdict",
 ]

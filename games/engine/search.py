@@ -29,7 +29,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from .core import BLACK, CHECKERS, GAME_PLIES, WHITE, State
+from .core import BLACK, CARD_INDEX, CHECKERS, GAME_PLIES, WHITE, State, hand_cards
 from .evaluate import evaluate, race_score, value_of
 from .moves import Play, after, legal_plays
 from .packed import (
@@ -464,8 +464,9 @@ class Searcher:
         return best
 
     def _solve_order(self, node: Node, children: list[Child], best_first: int) -> list[int]:
-        """Children known to be good for the mover first (proven losses for the opponent,
-        then by the table's or the evaluation's score)."""
+        """Children known to be good for the mover first: proven losses for the opponent,
+        then by the table's score, then by the race (cheap, and in the end game a better
+        guide than the whole evaluation)."""
         table = self.table
         keyed = []
         for idx, (ci, m, t, _) in enumerate(children):
@@ -474,7 +475,7 @@ class Searcher:
             if entry is not None:
                 key = entry.hi * 4 * WIN + entry.score
             else:
-                key = 4 * WIN + race_score(m, t) * -1
+                key = 4 * WIN - race_score(m, t)
             keyed.append((key, idx))
         keyed.sort()
         order = [idx for _, idx in keyed]
@@ -489,8 +490,6 @@ class Searcher:
         node = node_of(state)
         mover = state.to_move
         other = BLACK if mover == WHITE else WHITE
-        from .core import CARD_INDEX, hand_cards
-
         moves = []
         for card in hand_cards(state.hand(mover)):
             ci = CARD_INDEX[card]
@@ -512,9 +511,11 @@ class Searcher:
         first: Play | None = None,
     ) -> SearchResult:
         """Search ``state`` (the game must not be over) within ``ms`` milliseconds and/or
-        ``max_nodes`` nodes and/or ``max_depth`` plies of heuristic search; depth 1 is always
-        completed. With ``first``, that play is searched first with a full window, so its
-        own score is exact for the depth searched (what analysis compares with the best
+        ``max_nodes`` nodes and/or ``max_depth`` plies of heuristic search. The node budget
+        never cuts the first iteration (so a node budget alone gives the same result on
+        every machine); the clock does, and with nothing searched the static evaluation
+        picks the play. With ``first``, that play is searched first with a full window, so
+        its own score is exact for the depth searched (what analysis compares with the best
         play's)."""
         start = time.perf_counter()
         moves = self.root_moves(state)
