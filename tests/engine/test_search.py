@@ -301,3 +301,35 @@ def test_races_across_the_phase_switch_agree_with_the_search_without_the_race_so
     plain = Searcher(race=False).search(state, ms=None, max_nodes=6000)
     if solved is not None and plain.proven:
         assert solved[0] == plain.lo
+
+
+def _ply_35(black_home: dict[int, int]) -> State:
+    """Black to play its last phase-1 card (1:2) at ply 36; White, home but for one checker
+    on the bar, has played all 18 of its cards and will hold the 18 Black played (§6)."""
+    all_cards = [f"{a}:{b}" for a, b in CARDS for _ in range(2)]
+    played_by_black = list(all_cards)
+    played_by_black.remove("1:2")
+    return position(
+        {25: 1, 1: 14},
+        {**black_home, 10: 15 - sum(black_home.values())},
+        to_move="black",
+        ply=35,
+        hands={"white": [], "black": ["1:2"]},
+        received={"white": played_by_black, "black": all_cards},
+    )
+
+
+def test_the_blocked_check_before_ply_37_uses_the_phase_2_hand() -> None:
+    # Black holds its whole home: White's checker on the bar enters with no number.
+    prime = _ply_35({p: 2 for p in range(1, 7)})
+    result = Searcher().search(prime, ms=None, max_nodes=200, max_depth=1)
+    assert result.proven and result.value == 1.0
+    nxt = result.best.position()
+    assert nxt.ply == 36 and sum(nxt.hand("white")) == 18
+    assert decide(nxt, "black") is not None  # blocked, with the phase-2 hand
+    # With Black's 6-point open, White enters with a 6 (2:6, 3:6 of its new hand): the game
+    # goes on, though White's phase-1 hand is empty.
+    gap = _ply_35({p: 2 for p in range(1, 6)} | {6: 1})
+    result = Searcher().search(gap, ms=None, max_nodes=200, max_depth=1)
+    assert not result.proven
+    assert all(decide(m.play.position(), "black") is None for m in result.moves if not m.won)
