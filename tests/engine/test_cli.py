@@ -67,3 +67,68 @@ def test_show_prints_a_diagram_with_both_hands() -> None:
     assert proc.returncode == 0, proc.stderr
     assert "White's hand: 1:2 1:2 1:4" in proc.stdout
     assert "Black's hand:" in proc.stdout and "O5" in proc.stdout and "X5" in proc.stdout
+
+
+def test_best_answers_every_line_and_goes_on_after_errors() -> None:
+    from games.engine.game import Game
+    from games.engine.record import parse_record
+
+    names = ["adjourned.nrd", "home.nrd", "resign.nrd", "cards_double_hit.nrd", "forfeit.nrd"]
+    lines = [json.dumps({"record": (RECORDS / n).read_text()}) for n in names]
+    lines.insert(2, "not json")
+    lines.insert(3, json.dumps({"record": (RECORDS / "invalid_held_point.nrd").read_text()}))
+    lines.insert(4, json.dumps({"position": "no record"}))
+    proc = run("best", "--ms", "50", stdin="\n".join(lines) + "\n")
+    assert proc.returncode == 0, proc.stderr
+    out = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert len(out) == 8
+    adjourned, home, bad_json, bad_record, no_record, resign, cards, forfeit = out
+    assert "error" in bad_json and "error" in no_record
+    assert bad_record["error"].startswith("ply 1 (White, 1:5)")
+    # A game the moves have ended has no play: its result instead.
+    assert home == {
+        "error": "the game is already over (1-0, home)",
+        "result": "1-0",
+        "termination": "home",
+    }
+    assert cards["result"] == "1/2-1/2" and cards["termination"] == "cards"
+    for name, got in (
+        ("adjourned.nrd", adjourned),
+        ("resign.nrd", resign),
+        ("forfeit.nrd", forfeit),
+    ):
+        assert set(got) == {"play", "value", "proven", "nodes"}
+        assert -1 <= got["value"] <= 1 and isinstance(got["proven"], bool) and got["nodes"] > 0
+        game = parse_record((RECORDS / name).read_text()).game
+        Game(game.state).check_turn(got["play"])  # legal for the side to move
+        assert game.state.to_move == ("white" if game.ply % 2 == 0 else "black")
+
+
+def test_analyse_writes_one_line_per_ply() -> None:
+    proc = run("analyse", str(RECORDS / "resign.nrd"), "--nodes", "200")
+    assert proc.returncode == 0, proc.stderr
+    out = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert [o["ply"] for o in out] == list(range(1, 13))
+    for o in out:
+        assert set(o) == {
+            "ply",
+            "played",
+            "best",
+            "value_played",
+            "value_best",
+            "proven",
+            "verdict",
+        }
+        assert o["verdict"] in ("best", "good", "inaccuracy", "mistake", "blunder")
+        assert o["value_best"] >= o["value_played"]
+    proc = run("analyse", str(RECORDS / "invalid_held_point.nrd"))
+    assert proc.returncode == 1 and "error" in json.loads(proc.stdout)
+
+
+def test_match_prints_games_and_a_summary() -> None:
+    proc = run("match", "--opponent", "random", "--games", "2", "--ms", "20")
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert [x["engine"] for x in lines[:2]] == ["white", "black"]
+    summary = lines[2]["summary"]
+    assert summary["games"] == 2 and summary["opponent"] == "random"
