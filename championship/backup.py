@@ -38,6 +38,7 @@ FORMAT = "modern-nardy-tournament/2"
 OLD_FORMATS = ("modern-nardy-tournament/1",)
 TOURNAMENT_FIELDS = [
     "name",
+    "name_ru",
     "slug",
     "venue",
     "starts_on",
@@ -45,6 +46,7 @@ TOURNAMENT_FIELDS = [
     "entry_cap",
     "registration_open",
     "description",
+    "description_ru",
     "system",
     "ruleset",
     "rounds",
@@ -220,7 +222,16 @@ def export_tournament(t: Tournament) -> str:
         "masterclass_sessions": [
             {
                 **row_of(
-                    s, ["title", "starts_at", "duration_minutes", "place", "language", "seats"]
+                    s,
+                    [
+                        "title",
+                        "title_ru",
+                        "starts_at",
+                        "duration_minutes",
+                        "place",
+                        "language",
+                        "seats",
+                    ],
                 ),
                 "signups": [
                     row_of(

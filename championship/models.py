@@ -11,6 +11,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from common.i18n import localized
 from common.text import SingleLineCharField
 from games.engine.vocabulary import Result, Termination
 
@@ -26,6 +27,12 @@ assert tuple(key for key, _label in RULESET_LABELS) == RULESET_KEYS
 
 class Tournament(models.Model):
     name = SingleLineCharField(_("name"), max_length=200)
+    name_ru = SingleLineCharField(
+        _("name in Russian"),
+        max_length=200,
+        blank=True,
+        help_text=_("Shown on Russian pages and in Russian e-mails; empty: the name above."),
+    )
     slug = models.SlugField(_("slug"), max_length=80, unique=True)
     venue = SingleLineCharField(_("venue"), max_length=300, blank=True)
     starts_on = models.DateField(_("first day"))
@@ -38,6 +45,11 @@ class Tournament(models.Model):
     )
     registration_open = models.BooleanField(_("registration open"), default=True)
     description = models.TextField(_("description"), blank=True)
+    description_ru = models.TextField(
+        _("description in Russian"),
+        blank=True,
+        help_text=_("Shown on Russian pages; empty: the description above."),
+    )
 
     class System(models.TextChoices):
         SWISS = "swiss", _("Swiss (FIDE Dutch)")
@@ -123,6 +135,15 @@ class Tournament(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("tournament_detail", kwargs={"slug": self.slug})
+
+    @property
+    def localized_name(self) -> str:
+        """The name in the active language (Russian when given); exports keep ``name``."""
+        return localized(self, "name")
+
+    @property
+    def localized_description(self) -> str:
+        return localized(self, "description")
 
     @property
     def tiebreak_order(self) -> list[str]:

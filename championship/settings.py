@@ -180,6 +180,15 @@ CELERY_BEAT_SCHEDULE = {
         "task": "registrations.tasks.send_pending_emails",
         "schedule": 60.0,
     },
+    "personal-data-expiry": {
+        "task": "registrations.tasks.expire_personal_data",
+        "schedule": crontab(hour=3, minute=30),
+    },
+    "registration-digest": {
+        # Only organisers who asked for it get one (off by default).
+        "task": "registrations.tasks.send_registration_digests",
+        "schedule": crontab(hour=8, minute=0),
+    },
     "master-class-reminders": {
         "task": "registrations.tasks.send_masterclass_reminders",
         # Every evening: reminders for the sessions of the next day.
@@ -192,8 +201,8 @@ DEFAULT_FROM_EMAIL = os.environ.get(
     "DEFAULT_FROM_EMAIL", "Modern Nardy Toronto <noreply@nardy.local>"
 )
 # An outbox row still "sending" after this many seconds belongs to a worker that died: it is
-# sent again, with the same Message-ID (registrations.services.outbox_send). Far above the
-# time of one SMTP exchange (EMAIL_TIMEOUT is per socket operation).
+# sent again, with the same Message-ID (registrations.services.outbox.outbox_send). Far above
+# the time of one SMTP exchange (EMAIL_TIMEOUT is per socket operation).
 OUTBOX_SENDING_TIMEOUT = int(os.environ.get("OUTBOX_SENDING_TIMEOUT", "300"))
 # Pairing jobs (championship/jobs.py): a running job whose heartbeat is older than this has lost
 # its worker (shown as failed); a request no worker started within the second is given up.
@@ -299,6 +308,23 @@ LIVE_POLL_SECONDS = int(os.environ.get("LIVE_POLL_SECONDS", "20"))
 
 # Signed links in e-mails stay valid this long (seconds).
 SIGNED_LINK_MAX_AGE = int(os.environ.get("SIGNED_LINK_MAX_AGE", str(60 * 60 * 24 * 120)))
+
+# --- Registrations (registrations/) -----------------------------------------------------------
+# The organisers' contact, in every e-mail to players (and its Reply-To) and on the privacy
+# notice.
+ORGANISER_EMAIL = os.environ.get("ORGANISER_EMAIL", "organisers@nardy.local")
+ORGANISER_PHONE = os.environ.get("ORGANISER_PHONE", "")
+# Names and contacts of players and master-class guests are anonymised automatically this many
+# days after the tournament ended or the session took place (daily beat task).
+PERSONAL_DATA_RETENTION_DAYS = int(os.environ.get("PERSONAL_DATA_RETENTION_DAYS", "180"))
+# Rate limits of the public registration, sign-up and lost-link forms (registrations/throttle.py):
+# per client address, successful posts (a registration or sign-up made, links sent) and refused
+# ones (a form with mistakes, a bot's) are counted apart, so a group registering over one
+# Wi-Fi is not stopped by its typos, nor a bot by anything but its own posts; per e-mail
+# address, every post that would e-mail it.
+REGISTRATIONS_PER_ADDRESS = os.environ.get("REGISTRATIONS_PER_ADDRESS", "40/10m")
+REFUSED_POSTS_PER_ADDRESS = os.environ.get("REFUSED_POSTS_PER_ADDRESS", "50/10m")
+POSTS_PER_EMAIL = os.environ.get("POSTS_PER_EMAIL", "5/h")
 
 # --- Security -------------------------------------------------------------------------------
 SECURE_CONTENT_TYPE_NOSNIFF = True

@@ -1,8 +1,17 @@
 from django.contrib import admin
 
-from .models import MasterClassSession, MasterClassSignup, OutboundEmail, Registration
+from .models import (
+    Announcement,
+    DigestSubscription,
+    MasterClassSession,
+    MasterClassSignup,
+    OutboundEmail,
+    Registration,
+)
 
 
+# Saving or deleting here (a status, a cap, seats) fills freed places from the waiting list:
+# registrations/signals.py.
 @admin.register(Registration)
 class RegistrationAdmin(admin.ModelAdmin):
     list_display = [
@@ -55,3 +64,23 @@ class OutboundEmailAdmin(admin.ModelAdmin):
         "sending_since",
         "sent_at",
     ]
+
+
+@admin.register(Announcement)
+class AnnouncementAdmin(admin.ModelAdmin):
+    """Sent from the registrations page; kept here as a record (not sent again from here)."""
+
+    list_display = ["tournament", "subject", "subject_ru", "audience", "recipients", "created_at"]
+    list_filter = ["tournament", "audience"]
+    readonly_fields = ["recipients", "created_by", "created_at"]
+
+    def has_add_permission(self, request: object) -> bool:
+        return False
+
+    def has_change_permission(self, request: object, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(DigestSubscription)
+class DigestSubscriptionAdmin(admin.ModelAdmin):
+    list_display = ["user", "language", "created_at", "covered_until"]

@@ -7,11 +7,15 @@ from typing import Any
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
-from django.utils.translation import get_language
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from phonenumber_field.formfields import PhoneNumberField
 
-from .models import LANGUAGE_CHOICES, Experience, MasterClassSession
+from . import dates
+from .models import LANGUAGE_CHOICES, Announcement, Experience, MasterClassSession
 
 
 def _clean_name(value: str) -> str:
@@ -33,6 +37,30 @@ class HoneypotMixin(forms.Form):
     @property
     def is_spam(self) -> bool:
         return bool(self.data.get(self.add_prefix("website")))
+
+
+def _consent_label(text: str) -> str:
+    """The consent box's label, its "privacy notice" a link to the notice."""
+    return format_html(
+        text,
+        link=format_html(
+            '<a href="{}" target="_blank" rel="noopener">', reverse("registrations:privacy")
+        ),
+        end=mark_safe("</a>"),
+    )
+
+
+class SessionChoiceField(forms.ModelChoiceField):
+    """A master-class session as a person reads it: title, day and time, place, seats."""
+
+    def label_from_instance(self, obj: MasterClassSession) -> str:
+        label = (
+            f"{obj.localized_title} — {dates.time_range(obj.starts_at, obj.ends_at)}, {obj.place}"
+        )
+        if obj.is_full:
+            return label + " · " + gettext("full: waiting list")
+        left = obj.seats_left
+        return label + " · " + ngettext("%(n)d seat left", "%(n)d seats left", left) % {"n": left}
 
 
 def _language_initial() -> str:
@@ -60,33 +88,42 @@ class RegistrationForm(HoneypotMixin, forms.Form):
     )
     club = forms.CharField(label=_("Club or city"), max_length=150, required=False)
     experience = forms.ChoiceField(
-        label=_("Experience"), choices=[("", _("Choose…")), *Experience.choices]
+        label=_("Experience"), choices=Experience.choices, widget=forms.RadioSelect
     )
-    language = forms.ChoiceField(label=_("Preferred language"), choices=LANGUAGE_CHOICES)
-    masterclass = forms.ModelChoiceField(
+    language = forms.ChoiceField(
+        label=_("Preferred language"),
+        choices=LANGUAGE_CHOICES,
+        help_text=_("The language of our e-mails to you."),
+    )
+    masterclass = SessionChoiceField(
         label=_("Master class for newcomers (optional)"),
         queryset=MasterClassSession.objects.none(),
         required=False,
+        blank=True,
         empty_label=_("No, thank you"),
+        widget=forms.RadioSelect,
         help_text=_("New to Modern Nardy? Learn the rules before the tournament."),
     )
-    consent = forms.BooleanField(
-        label=_(
-            "I agree that the organisers store my name, e-mail and phone to run the "
-            "tournament, as the privacy notice says."
-        ),
-        required=True,
-    )
+    consent = forms.BooleanField(required=True)
 
-    def __init__(self, *args: Any, sessions: Any = None, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, sessions: Any = None, waiting_list: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.fields["language"].initial = _language_initial()
         if sessions is not None:
             self.fields["masterclass"].queryset = sessions
         if sessions is None or not sessions.exists():
             del self.fields["masterclass"]
+        self.fields["consent"].label = _consent_label(
+            gettext(
+                "I agree that the organisers store my name, e-mail and phone to run the "
+                "tournament, as the {link}privacy notice{end} says."
+            )
+        )
         self.helper = FormHelper()
-        self.helper.add_input(Submit("submit", _("Register"), css_class="btn-lg w-100"))
+        button = _("Join the waiting list") if waiting_list else _("Register")
+        self.helper.add_input(Submit("submit", button, css_class="btn-lg w-100"))
         self.fields["website"].widget.attrs["class"] = "hp-field"
 
     def clean_name(self) -> str:
@@ -106,8 +143,14 @@ class RegistrationEditForm(forms.Form):
     name = forms.CharField(label=_("Full name"), max_length=150)
     phone = PhoneNumberField(label=_("Phone"), region="CA")
     club = forms.CharField(label=_("Club or city"), max_length=150, required=False)
-    experience = forms.ChoiceField(label=_("Experience"), choices=Experience.choices)
-    language = forms.ChoiceField(label=_("Preferred language"), choices=LANGUAGE_CHOICES)
+    experience = forms.ChoiceField(
+        label=_("Experience"), choices=Experience.choices, widget=forms.RadioSelect
+    )
+    language = forms.ChoiceField(
+        label=_("Preferred language"),
+        choices=LANGUAGE_CHOICES,
+        help_text=_("The language of our e-mails to you."),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -133,18 +176,77 @@ class SignupForm(HoneypotMixin, forms.Form):
         required=False,
         widget=forms.TextInput(attrs={"autocomplete": "tel", "inputmode": "tel"}),
     )
-    language = forms.ChoiceField(label=_("Preferred language"), choices=LANGUAGE_CHOICES)
-    consent = forms.BooleanField(
-        label=_("I agree that the organisers store my contact details to run the master class."),
-        required=True,
+    language = forms.ChoiceField(
+        label=_("Preferred language"),
+        choices=LANGUAGE_CHOICES,
+        help_text=_("The language of our e-mails to you."),
+    )
+    consent = forms.BooleanField(required=True)
+
+    def __init__(self, *args: Any, waiting_list: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if "language" not in self.initial:
+            self.fields["language"].initial = _language_initial()
+        self.fields["website"].widget.attrs["class"] = "hp-field"
+        self.fields["consent"].label = _consent_label(
+            gettext(
+                "I agree that the organisers store my contact details to run the master "
+                "class, as the {link}privacy notice{end} says."
+            )
+        )
+        self.helper = FormHelper()
+        button = _("Join the waiting list") if waiting_list else _("Sign up")
+        self.helper.add_input(Submit("submit", button, css_class="btn-lg w-100"))
+
+    def clean_name(self) -> str:
+        return _clean_name(self.cleaned_data["name"])
+
+
+class LostLinkForm(HoneypotMixin, forms.Form):
+    """ "I lost my link": the links of every registration and sign-up under an address."""
+
+    email = forms.EmailField(
+        max_length=254,
+        label=_("Your e-mail address"),
+        widget=forms.EmailInput(attrs={"autocomplete": "email", "inputmode": "email"}),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["language"].initial = _language_initial()
         self.fields["website"].widget.attrs["class"] = "hp-field"
         self.helper = FormHelper()
-        self.helper.add_input(Submit("submit", _("Sign up"), css_class="btn-lg w-100"))
+        self.helper.form_action = reverse("registrations:lost_link")
+        self.helper.add_input(
+            Submit("send", _("E-mail me my links"), css_class="btn-outline-primary")
+        )
 
-    def clean_name(self) -> str:
-        return _clean_name(self.cleaned_data["name"])
+
+class AnnouncementForm(forms.ModelForm):
+    """A message to the entrants or the waiting list, in English, Russian or both: each person
+    gets their language's text, or the other one if only one is written."""
+
+    class Meta:
+        model = Announcement
+        fields = ["audience", "subject", "body", "subject_ru", "body_ru"]
+        widgets = {
+            "audience": forms.RadioSelect,
+            "body": forms.Textarea(attrs={"rows": 6}),
+            "body_ru": forms.Textarea(attrs={"rows": 6}),
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.helper = FormHelper()
+        self.helper.add_input(Submit("preview", _("Preview")))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        english = (data.get("subject", "").strip(), data.get("body", "").strip())
+        russian = (data.get("subject_ru", "").strip(), data.get("body_ru", "").strip())
+        for pair, fields in ((english, ("subject", "body")), (russian, ("subject_ru", "body_ru"))):
+            if any(pair) and not all(pair):
+                missing = fields[0] if not pair[0] else fields[1]
+                self.add_error(missing, _("Write both the subject and the message, or neither."))
+        if not all(english) and not all(russian):
+            raise forms.ValidationError(_("Write the message in English, in Russian or in both."))
+        return data

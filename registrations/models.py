@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Count, Q
 from django.db.models.functions import Lower
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 from phonenumber_field.modelfields import PhoneNumberField
 
 from championship.models import Tournament
+from common.i18n import localized
 from common.text import SingleLineCharField
 
 LANGUAGE_CHOICES = settings.LANGUAGES
@@ -98,6 +99,12 @@ class MasterClassSession(models.Model):
         verbose_name=_("tournament"),
     )
     title = SingleLineCharField(_("title"), max_length=200)
+    title_ru = SingleLineCharField(
+        _("title in Russian"),
+        max_length=200,
+        blank=True,
+        help_text=_("Shown on Russian pages and in Russian e-mails; empty: the title above."),
+    )
     starts_at = models.DateTimeField(_("starts at"))
     duration_minutes = models.PositiveIntegerField(_("duration (minutes)"), default=90)
     place = SingleLineCharField(_("place"), max_length=300)
@@ -112,8 +119,17 @@ class MasterClassSession(models.Model):
         verbose_name_plural = _("master-class sessions")
 
     def __str__(self) -> str:
-        local = timezone.localtime(self.starts_at)
-        return f"{self.title}, {local:%Y-%m-%d %H:%M}"
+        when = formats.date_format(timezone.localtime(self.starts_at), "DATETIME_FORMAT")
+        return f"{self.localized_title}, {when}"
+
+    @property
+    def localized_title(self) -> str:
+        """The title in the active language (Russian when given)."""
+        return localized(self, "title")
+
+    @property
+    def ends_at(self) -> datetime:
+        return self.starts_at + timedelta(minutes=self.duration_minutes)
 
     @property
     def seats_left(self) -> int:
@@ -181,7 +197,7 @@ class OutboundEmail(models.Model):
     pending → sending (committed before the mail server is contacted, with the Message-ID the
     message will carry) → sent. A row left ``sending`` by a worker that died is sent again
     with the same Message-ID once it is older than ``OUTBOX_SENDING_TIMEOUT``
-    (``registrations.services.outbox_send``)."""
+    (``registrations.services.outbox.outbox_send``)."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("pending")
@@ -191,6 +207,8 @@ class OutboundEmail(models.Model):
 
     kind = models.CharField(_("kind"), max_length=40)
     object_id = models.PositiveBigIntegerField(_("object id"))
+    #: What else the e-mail of this kind needs (an announcement's id, a digest's period).
+    params = models.JSONField(_("parameters"), default=dict, blank=True)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
     )
@@ -211,3 +229,74 @@ class OutboundEmail(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} #{self.object_id} ({self.status})"
+
+
+class Announcement(models.Model):
+    """A message from the organisers to everyone entered in a tournament, or everyone waiting,
+    or both; each person gets it in their language (the other one when only one is written)
+    through the outbox."""
+
+    class Audience(models.TextChoices):
+        ENTERED = "entered", _("Everyone entered")
+        WAITLISTED = "waitlisted", _("Everyone on the waiting list")
+        BOTH = "both", _("Everyone entered or waiting")
+
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="announcements",
+        verbose_name=_("tournament"),
+    )
+    audience = models.CharField(_("to"), max_length=12, choices=Audience.choices)
+    subject = SingleLineCharField(_("subject in English"), max_length=200, blank=True)
+    body = models.TextField(_("message in English"), max_length=10000, blank=True)
+    subject_ru = SingleLineCharField(_("subject in Russian"), max_length=200, blank=True)
+    body_ru = models.TextField(_("message in Russian"), max_length=10000, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("sent by"),
+    )
+    created_at = models.DateTimeField(_("sent at"), default=timezone.now)
+    recipients = models.PositiveIntegerField(_("recipients"), default=0)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("announcement")
+        verbose_name_plural = _("announcements")
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.subject or self.subject_ru}"
+
+    def text_for(self, language: str) -> tuple[str, str]:
+        """(subject, message) in ``language``, or in the other one if not written in it."""
+        english = (self.subject, self.body)
+        russian = (self.subject_ru, self.body_ru)
+        preferred, other = (russian, english) if language == "ru" else (english, russian)
+        return preferred if preferred[1].strip() else other
+
+
+class DigestSubscription(models.Model):
+    """An organiser who asked for the daily e-mail of new registrations and sign-ups (none is
+    sent to anyone who did not)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="registration_digest",
+        verbose_name=_("organiser"),
+    )
+    language = models.CharField(_("language"), max_length=8, choices=LANGUAGE_CHOICES)
+    created_at = models.DateTimeField(_("subscribed at"), default=timezone.now)
+    #: The end of the period the last digest covered; the next one starts there.
+    covered_until = models.DateTimeField(_("covered until"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("daily digest subscription")
+        verbose_name_plural = _("daily digest subscriptions")
+
+    def __str__(self) -> str:
+        return str(self.user)

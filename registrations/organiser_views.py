@@ -1,54 +1,82 @@
-"""Organisers' pages: registration and sign-up lists, check-in, exports, roster, privacy."""
+"""Organisers' pages: an overview, registration and sign-up lists with counts and exports,
+one registration (withdraw, enter again), check-in, announcements, the daily digest, the
+roster, and the personal-data tools."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
-from django.db.models import Q
-from django.db.models.functions import Upper
-from django.http import HttpRequest, HttpResponse
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
-from django_tables2.export import TableExport
 
 from championship.models import Tournament
+from common.exports import EXPORT_FORMATS, export_response
 from common.permissions import organiser_required
 
-from . import services
-from .models import MasterClassSession, MasterClassSignup, Registration
-from .tables import RegistrationTable, SignupTable
+from . import selectors
+from .emails import KIND_LABELS
+from .forms import AnnouncementForm
+from .models import DigestSubscription, MasterClassSession, MasterClassSignup, Registration
+from .services import announcements, entries
+from .services.privacy import person_anonymise
+from .tables import (
+    REGISTRATION_STATUS,
+    RegistrationTable,
+    SignupTable,
+    registrations_sheet,
+    signups_sheet,
+    status_words,
+)
 
 
-def _export(request: HttpRequest, table: Any, name: str) -> HttpResponse | None:
-    fmt = request.GET.get("_export")
-    if fmt and TableExport.is_valid_format(fmt) and fmt in ("csv", "xlsx"):
-        return TableExport(fmt, table).response(f"{name}.{fmt}")
+def _back(request: HttpRequest) -> HttpResponseRedirect | None:
+    """Back to the page the form was on (``next``: a path on this site), if given."""
+    nxt = request.POST.get("next", "")
+    if nxt.startswith("/") and url_has_allowed_host_and_scheme(
+        nxt, allowed_hosts={request.get_host()}
+    ):
+        return HttpResponseRedirect(nxt)
     return None
+
+
+@organiser_required("registrations.view_registration")
+def overview(request: HttpRequest) -> HttpResponse:
+    """Where the organisers' menu leads: every tournament to come with its registrations, every
+    master-class session with its sign-ups and roster."""
+    return render(
+        request,
+        "registrations/overview.html",
+        {
+            "tournaments": selectors.organiser_tournaments(),
+            "sessions": selectors.organiser_sessions(),
+        },
+    )
 
 
 @organiser_required("registrations.view_registration")
 def registration_list(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    qs = Registration.objects.filter(tournament=tournament)
     status = request.GET.get("status", "")
-    if status in Registration.Status.values:
-        qs = qs.filter(status=status)
     query = request.GET.get("q", "").strip()
-    if query:
-        needle = query.upper()
-        qs = qs.annotate(name_u=Upper("name"), email_u=Upper("email"), club_u=Upper("club")).filter(
-            Q(name_u__contains=needle) | Q(email_u__contains=needle) | Q(club_u__contains=needle)
+    registrations = selectors.registration_search(tournament=tournament, status=status, query=query)
+    positions = selectors.registration_waiting_positions(tournament=tournament)
+    fmt = request.GET.get("_export", "")
+    if fmt in EXPORT_FORMATS:
+        return export_response(
+            registrations_sheet(registrations.order_by("created_at", "pk"), positions=positions),
+            fmt=fmt,
+            filename=f"registrations-{tournament.slug}",
         )
-    table = RegistrationTable(qs)
+    table = RegistrationTable(registrations, positions=positions)
     RequestConfig(request, paginate={"per_page": 100}).configure(table)
-    exported = _export(request, RegistrationTable(qs), f"registrations-{tournament.slug}")
-    if exported is not None:
-        return exported
     return render(
         request,
         "registrations/registration_list.html",
@@ -58,6 +86,45 @@ def registration_list(request: HttpRequest, slug: str) -> HttpResponse:
             "status": status,
             "query": query,
             "statuses": Registration.Status.choices,
+            "counts": selectors.registration_counts(tournament=tournament),
+            "digest": DigestSubscription.objects.filter(user_id=request.user.pk).exists(),
+        },
+    )
+
+
+@organiser_required("registrations.view_registration")
+def registration_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """One registration; an organiser with the right may withdraw it (its place goes to the
+    waiting list, the player is e-mailed) or enter it again."""
+    registration = get_object_or_404(Registration.objects.select_related("tournament"), pk=pk)
+    if request.method == "POST":
+        if not request.user.has_perm("registrations.change_registration"):
+            raise PermissionDenied
+        action = request.POST.get("action")
+        if action == "withdraw" and request.POST.get("confirm") == "yes":
+            entries.registration_withdraw(registration=registration, by_organiser=True)
+            messages.success(request, _("The registration is withdrawn; the player is e-mailed."))
+            return redirect("registrations:registration_detail", pk=pk)
+        if action == "reenter":
+            try:
+                entries.registration_reenter(registration=registration)
+            except entries.RegistrationClosed:
+                messages.error(request, _("Registration for this tournament is closed."))
+            return redirect("registrations:registration_detail", pk=pk)
+        messages.error(request, _("Tick the box to confirm the withdrawal."))
+    position = selectors.registration_waiting_position(registration=registration)
+    return render(
+        request,
+        "registrations/registration_detail.html",
+        {
+            "registration": registration,
+            "tournament": registration.tournament,
+            "status": status_words(REGISTRATION_STATUS, registration.status, position),
+            "emails": [
+                (e, KIND_LABELS.get(e.kind, e.kind))
+                for e in selectors.registration_emails(registration=registration)
+            ],
+            "waiting": selectors.tournament_waiting_count(tournament=registration.tournament),
         },
     )
 
@@ -66,23 +133,106 @@ def registration_list(request: HttpRequest, slug: str) -> HttpResponse:
 @organiser_required("registrations.change_registration")
 def check_in(request: HttpRequest, pk: int) -> HttpResponse:
     registration = get_object_or_404(Registration.objects.select_related("tournament"), pk=pk)
-    services.registration_toggle_check_in(registration=registration)
-    nxt = request.POST.get("next", "")
-    if nxt and url_has_allowed_host_and_scheme(nxt, allowed_hosts={request.get_host()}):
-        return redirect(nxt)
-    return redirect("registrations:list", slug=registration.tournament.slug)
+    entries.registration_check_in_toggle(registration=registration)
+    return _back(request) or redirect("registrations:list", slug=registration.tournament.slug)
+
+
+@organiser_required("registrations.change_registration")
+def announce(request: HttpRequest, slug: str) -> HttpResponse:
+    """Write (POST ``preview``), check who gets it in which language, send (POST ``send``)."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    form = AnnouncementForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        if "send" in request.POST:
+            announcement = announcements.announcement_send(
+                tournament=tournament,
+                audience=data["audience"],
+                subject=data["subject"],
+                body=data["body"],
+                subject_ru=data["subject_ru"],
+                body_ru=data["body_ru"],
+                sent_by=request.user,  # type: ignore[arg-type]
+            )
+            messages.success(
+                request,
+                ngettext(
+                    "The announcement is on its way to %(n)d person.",
+                    "The announcement is on its way to %(n)d people.",
+                    announcement.recipients,
+                )
+                % {"n": announcement.recipients},
+            )
+            return redirect("registrations:list", slug=slug)
+        recipients = selectors.registration_recipients(
+            tournament=tournament, audience=data["audience"]
+        )
+        preview = form.save(commit=False)
+        by_language = [
+            (code, name, recipients.filter(language=code).count(), preview.text_for(code))
+            for code, name in Registration._meta.get_field("language").choices or []
+        ]
+        return render(
+            request,
+            "registrations/announce.html",
+            {
+                "tournament": tournament,
+                "form": form,
+                "preview": preview,
+                "by_language": by_language,
+                "total": recipients.count(),
+            },
+        )
+    return render(
+        request,
+        "registrations/announce.html",
+        {
+            "tournament": tournament,
+            "form": form,
+            "sent": tournament.announcements.all()[:10],
+        },
+        status=400 if form.is_bound else 200,
+    )
+
+
+@require_POST
+@organiser_required("registrations.view_registration")
+def digest(request: HttpRequest) -> HttpResponse:
+    """Turn the daily digest of new registrations on or off for this organiser."""
+    if request.POST.get("digest") == "on":
+        announcements.digest_subscribe(user=request.user, language=get_language() or "en")  # type: ignore[arg-type]
+        if request.user.email:
+            messages.success(request, _("You will get a daily digest of new registrations."))
+        else:
+            messages.warning(
+                request,
+                _("Your account has no e-mail address: ask an administrator to add one."),
+            )
+    else:
+        announcements.digest_unsubscribe(user=request.user)  # type: ignore[arg-type]
+        messages.success(request, _("The daily digest is off."))
+    return _back(request) or redirect("registrations:overview")
 
 
 @organiser_required("registrations.view_masterclasssignup")
 def signup_list(request: HttpRequest, pk: int) -> HttpResponse:
     session = get_object_or_404(MasterClassSession.objects.with_counts(), pk=pk)
-    qs = MasterClassSignup.objects.filter(session=session)
-    table = SignupTable(qs)
+    signups = MasterClassSignup.objects.filter(session=session)
+    positions = selectors.signup_waiting_positions(session=session)
+    fmt = request.GET.get("_export", "")
+    if fmt in EXPORT_FORMATS:
+        return export_response(
+            signups_sheet(signups.order_by("created_at", "pk"), positions=positions),
+            fmt=fmt,
+            filename=f"masterclass-{session.pk}",
+        )
+    table = SignupTable(signups, positions=positions)
     RequestConfig(request, paginate={"per_page": 100}).configure(table)
-    exported = _export(request, SignupTable(qs), f"masterclass-{session.pk}")
-    if exported is not None:
-        return exported
-    return render(request, "registrations/signup_list.html", {"session": session, "table": table})
+    return render(
+        request,
+        "registrations/signup_list.html",
+        {"session": session, "table": table, "waiting": len(positions)},
+    )
 
 
 @organiser_required("registrations.view_masterclasssignup")
@@ -108,25 +258,29 @@ def person(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and email:
         action = request.POST.get("action")
         if action == "export":
-            data = services.person_export(email=email)
+            data = selectors.person_data(email=email)
             response = HttpResponse(
                 json.dumps(data, ensure_ascii=False, indent=2), content_type="application/json"
             )
             response["Content-Disposition"] = 'attachment; filename="personal-data.json"'
             return response
         if action == "anonymise" and request.POST.get("confirm") == "yes":
-            count = services.person_anonymise(email=email)
+            count = person_anonymise(email=email)
             messages.success(request, _("Anonymised %(count)d record(s).") % {"count": count})
             return redirect("registrations:person")
         messages.error(request, _("Tick the box to confirm the anonymisation."))
     found = None
     if email:
         found = {
-            "registrations": Registration.objects.filter(email__iexact=email).select_related(
-                "tournament"
-            ),
-            "signups": MasterClassSignup.objects.filter(email__iexact=email).select_related(
-                "session"
-            ),
+            "registrations": selectors.person_registrations(email=email),
+            "signups": selectors.person_signups(email=email),
         }
-    return render(request, "registrations/person.html", {"email": email, "found": found})
+    return render(
+        request,
+        "registrations/person.html",
+        {
+            "email": email,
+            "found": found,
+            "retention_days": settings.PERSONAL_DATA_RETENTION_DAYS,
+        },
+    )

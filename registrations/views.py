@@ -1,12 +1,12 @@
-"""Views of the registrations app: thin — read the form, call a service, render."""
+"""Public views of the registrations app: thin — read the form, call a service, render.
+
+Views reached from the links in e-mails honour ``?lang=`` (``common.language``), so they open
+in the person's language whatever the browser's."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
 from django.contrib import messages
-from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -15,40 +15,34 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_ratelimit.decorators import ratelimit
 
 from championship.models import Tournament
+from common.language import language_from_query
 
-from . import services, tokens
-from .forms import RegistrationEditForm, RegistrationForm, SignupForm
+from . import selectors, throttle, tokens
+from .forms import LostLinkForm, RegistrationEditForm, RegistrationForm, SignupForm
 from .models import Experience, MasterClassSession, MasterClassSignup, Registration
+from .services import entries, masterclass
 
 
 def public_form_rate(group: str, request: HttpRequest) -> str:
     return settings.PUBLIC_FORM_RATE
 
 
-def _sessions_for(tournament: Tournament) -> Any:
-    return (
-        MasterClassSession.objects.upcoming()
-        .filter(Q(tournament=tournament) | Q(tournament__isnull=True))
-        .with_counts()
-    )
-
-
-@ratelimit(key="ip", rate=public_form_rate, method="POST", block=True)
 @require_http_methods(["GET", "POST"])
+@language_from_query
 def register(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    sessions = _sessions_for(tournament)
     if not tournament.registration_open:
         return render(request, "registrations/closed.html", {"tournament": tournament})
-    form = RegistrationForm(request.POST or None, sessions=sessions)
-    if request.method == "POST" and form.is_valid():
-        if form.is_spam:
-            # Look like success to the bot; store nothing.
-            request.session["registration_done"] = {"spam": True}
-            return redirect("registrations:done", slug=slug)
+    if request.method == "POST":
+        throttle.check_address(request)
+    sessions = selectors.sessions_for_tournament(tournament=tournament)
+    full = selectors.tournament_is_full(tournament=tournament)
+    form = RegistrationForm(request.POST or None, sessions=sessions, waiting_list=full)
+    if request.method == "POST" and form.is_valid() and not form.is_spam:
         data = form.cleaned_data
+        throttle.check_email(request, data["email"])
         try:
-            outcome = services.registration_create(
+            outcome = entries.registration_create(
                 tournament=tournament,
                 name=data["name"],
                 email=data["email"],
@@ -57,11 +51,12 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
                 experience=data["experience"],
                 language=data["language"],
             )
-        except services.RegistrationClosed:
+        except entries.RegistrationClosed:
             return render(request, "registrations/closed.html", {"tournament": tournament})
+        throttle.count_done(request, data["email"])
         signup_status = None
         if outcome.created and data.get("masterclass"):
-            signup, _created = services.signup_create(
+            signup, _created = masterclass.signup_create(
                 session=data["masterclass"],
                 name=data["name"],
                 email=data["email"],
@@ -76,10 +71,20 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
             "signup_status": signup_status,
         }
         return redirect("registrations:done", slug=slug)
+    if request.method == "POST":
+        throttle.count_refused(request)
+        if form.is_valid():  # the honeypot: look like success to the bot, store nothing
+            request.session["registration_done"] = {"spam": True}
+            return redirect("registrations:done", slug=slug)
     return render(
         request,
         "registrations/register.html",
-        {"tournament": tournament, "form": form},
+        {
+            "tournament": tournament,
+            "form": form,
+            "full": full,
+            "position": selectors.tournament_waiting_count(tournament=tournament) + 1,
+        },
         status=400 if form.is_bound else 200,
     )
 
@@ -99,16 +104,56 @@ def register_done(request: HttpRequest, slug: str) -> HttpResponse:
         and registration.experience == Experience.NEWCOMER
         and not info.get("signup_status")
     ):
-        offer = _sessions_for(tournament)[:4]
+        offer = selectors.sessions_for_tournament(tournament=tournament)[:4]
     return render(
         request,
         "registrations/done.html",
         {
             "tournament": tournament,
             "registration": registration,
+            "position": registration
+            and selectors.registration_waiting_position(registration=registration),
             "created": info.get("created", True),
             "signup_status": info.get("signup_status"),
             "sessions": offer,
+            "lost_link_form": LostLinkForm(initial={"email": registration and registration.email}),
+        },
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def lost_link(request: HttpRequest) -> HttpResponse:
+    """ "I lost my link": fresh links by e-mail for whatever this address has registered. The
+    answer is the same whether the address is known or not."""
+    form = LostLinkForm(request.POST or None)
+    if request.method == "POST":
+        throttle.check_address(request)
+        if form.is_valid() and not form.is_spam:
+            email = form.cleaned_data["email"]
+            throttle.check_email(request, email)
+            entries.person_links_send(email=email)
+            throttle.count_done(request, email)
+            return render(request, "registrations/lost_link.html", {"sent_to": email})
+        throttle.count_refused(request)
+        if form.is_valid():
+            return render(request, "registrations/lost_link.html", {"sent_to": form.data["email"]})
+    return render(
+        request,
+        "registrations/lost_link.html",
+        {"form": form},
+        status=400 if form.is_bound else 200,
+    )
+
+
+@language_from_query
+def privacy(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "registrations/privacy.html",
+        {
+            "retention_days": settings.PERSONAL_DATA_RETENTION_DAYS,
+            "organiser_email": settings.ORGANISER_EMAIL,
+            "organiser_phone": settings.ORGANISER_PHONE,
         },
     )
 
@@ -117,7 +162,7 @@ def _link_error(request: HttpRequest, error: tokens.LinkError) -> HttpResponse:
     return render(
         request,
         "registrations/link_error.html",
-        {"expired": error.expired},
+        {"expired": error.expired, "lost_link_form": LostLinkForm()},
         status=410 if error.expired else 400,
     )
 
@@ -130,12 +175,13 @@ def _registration_from(request: HttpRequest, purpose: str, token: str) -> Regist
     return registration
 
 
+@language_from_query
 def confirm(request: HttpRequest, token: str) -> HttpResponse:
     try:
         registration = _registration_from(request, tokens.CONFIRM, token)
     except tokens.LinkError as error:
         return _link_error(request, error)
-    newly = services.registration_confirm_email(registration=registration)
+    newly = entries.registration_confirm_email(registration=registration)
     manage_token = tokens.make_token(tokens.MANAGE, registration.pk, registration.email)
     return render(
         request,
@@ -146,6 +192,7 @@ def confirm(request: HttpRequest, token: str) -> HttpResponse:
 
 @ratelimit(key="ip", rate=public_form_rate, method="POST", block=True)
 @require_http_methods(["GET", "POST"])
+@language_from_query
 def manage(request: HttpRequest, token: str) -> HttpResponse:
     try:
         registration = _registration_from(request, tokens.MANAGE, token)
@@ -161,7 +208,7 @@ def manage(request: HttpRequest, token: str) -> HttpResponse:
     form = RegistrationEditForm(request.POST or None, initial=initial)
     editable = registration.status != Registration.Status.WITHDRAWN
     if request.method == "POST" and editable and form.is_valid():
-        services.registration_update(registration=registration, **form.cleaned_data)
+        entries.registration_update(registration=registration, **form.cleaned_data)
         messages.success(request, _("Your changes are saved."))
         return redirect("registrations:manage", token=token)
     signups = registration.masterclass_signups.select_related("session").exclude(
@@ -174,6 +221,8 @@ def manage(request: HttpRequest, token: str) -> HttpResponse:
         {
             "registration": registration,
             "tournament": registration.tournament,
+            "position": selectors.registration_waiting_position(registration=registration),
+            "full": selectors.tournament_is_full(tournament=registration.tournament),
             "form": form,
             "token": token,
             "editable": editable,
@@ -183,15 +232,36 @@ def manage(request: HttpRequest, token: str) -> HttpResponse:
     )
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
+@language_from_query
 def withdraw(request: HttpRequest, token: str) -> HttpResponse:
+    """GET asks first and says what happens to the place; POST withdraws."""
     try:
         registration = _registration_from(request, tokens.MANAGE, token)
     except tokens.LinkError as error:
         return _link_error(request, error)
-    services.registration_withdraw(registration=registration)
-    messages.success(request, _("Your registration is withdrawn. You can enter again below."))
-    return redirect("registrations:manage", token=token)
+    if registration.status == Registration.Status.WITHDRAWN:
+        return redirect("registrations:manage", token=token)
+    if request.method == "POST":
+        entries.registration_withdraw(registration=registration)
+        messages.success(
+            request,
+            _(
+                "Your registration is withdrawn and we have e-mailed you a confirmation. "
+                "You can enter again below."
+            ),
+        )
+        return redirect("registrations:manage", token=token)
+    return render(
+        request,
+        "registrations/withdraw.html",
+        {
+            "registration": registration,
+            "tournament": registration.tournament,
+            "token": token,
+            "waiting": selectors.tournament_waiting_count(tournament=registration.tournament),
+        },
+    )
 
 
 @require_POST
@@ -201,46 +271,80 @@ def reenter(request: HttpRequest, token: str) -> HttpResponse:
     except tokens.LinkError as error:
         return _link_error(request, error)
     try:
-        reg = services.registration_reenter(registration=registration)
-    except services.RegistrationClosed:
+        reg = entries.registration_reenter(registration=registration)
+    except entries.RegistrationClosed:
         messages.error(request, _("Registration for this tournament is closed."))
     else:
         if reg.status == Registration.Status.WAITLISTED:
-            messages.warning(request, _("The field is full: you are on the waiting list."))
+            messages.warning(
+                request,
+                _("The field is full: you are on the waiting list, in position %(n)d.")
+                % {"n": selectors.registration_waiting_position(registration=reg)},
+            )
         else:
             messages.success(request, _("You are entered again."))
     return redirect("registrations:manage", token=token)
 
 
 # --- Master class ----------------------------------------------------------------------------
+@language_from_query
 def masterclass_list(request: HttpRequest) -> HttpResponse:
     sessions = MasterClassSession.objects.upcoming().with_counts().select_related("tournament")
     return render(request, "registrations/masterclass_list.html", {"sessions": sessions})
 
 
-@ratelimit(key="ip", rate=public_form_rate, method="POST", block=True)
+def _offered_to(request: HttpRequest) -> Registration | None:
+    """The registration just made in this browser, whose master-class offer was followed."""
+    info = request.session.get("registration_done") or {}
+    if not info.get("id") or not info.get("created"):
+        return None
+    return Registration.objects.filter(pk=info["id"]).first()
+
+
 @require_http_methods(["GET", "POST"])
+@language_from_query
 def masterclass_signup(request: HttpRequest, pk: int) -> HttpResponse:
     session = get_object_or_404(MasterClassSession.objects.with_counts(), pk=pk)
-    form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        if form.is_spam:
-            request.session["signup_done"] = {"spam": True}
-            return redirect("registrations:signup_done")
+    registration = _offered_to(request) if request.GET.get("from") == "registration" else None
+    initial = {}
+    if registration is not None:
+        initial = {
+            "name": registration.name,
+            "email": registration.email,
+            "phone": registration.phone,
+            "language": registration.language,
+        }
+    if request.method == "POST":
+        throttle.check_address(request)
+    waiting = selectors.signup_waiting_positions(session=session)
+    full = session.is_full or bool(waiting)
+    form = SignupForm(request.POST or None, initial=initial, waiting_list=full)
+    if request.method == "POST" and form.is_valid() and not form.is_spam:
         data = form.cleaned_data
-        signup, created = services.signup_create(
+        throttle.check_email(request, data["email"])
+        offered = _offered_to(request)
+        signup, created = masterclass.signup_create(
             session=session,
             name=data["name"],
             email=data["email"],
             phone=data["phone"] or "",
             language=data["language"],
+            registration=offered
+            if offered and offered.email.lower() == data["email"].lower()
+            else None,
         )
+        throttle.count_done(request, data["email"])
         request.session["signup_done"] = {"id": signup.pk, "created": created}
         return redirect("registrations:signup_done")
+    if request.method == "POST":
+        throttle.count_refused(request)
+        if form.is_valid():  # the honeypot
+            request.session["signup_done"] = {"spam": True}
+            return redirect("registrations:signup_done")
     return render(
         request,
         "registrations/signup.html",
-        {"session": session, "form": form},
+        {"session": session, "form": form, "full": full, "position": len(waiting) + 1},
         status=400 if form.is_bound else 200,
     )
 
@@ -255,12 +359,19 @@ def signup_done(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "registrations/signup_done.html",
-        {"signup": signup, "created": info.get("created", True)},
+        {
+            "signup": signup,
+            "position": signup and selectors.signup_waiting_position(signup=signup),
+            "created": info.get("created", True),
+            "lost_link_form": LostLinkForm(initial={"email": signup and signup.email}),
+        },
     )
 
 
 @require_http_methods(["GET", "POST"])
+@language_from_query
 def signup_cancel(request: HttpRequest, token: str) -> HttpResponse:
+    """GET shows the sign-up and asks; POST cancels."""
     try:
         pk, email = tokens.read_token(tokens.SIGNUP, token)
         signup = MasterClassSignup.objects.select_related("session").filter(pk=pk).first()
@@ -269,7 +380,13 @@ def signup_cancel(request: HttpRequest, token: str) -> HttpResponse:
     except tokens.LinkError as error:
         return _link_error(request, error)
     if request.method == "POST":
-        signup = services.signup_cancel(signup=signup)
-        messages.success(request, _("Your sign-up is cancelled."))
+        signup = masterclass.signup_cancel(signup=signup)
+        messages.success(
+            request, _("Your sign-up is cancelled and we have e-mailed you a confirmation.")
+        )
         return redirect(reverse("registrations:signup_cancel", args=[token]))
-    return render(request, "registrations/signup_cancel.html", {"signup": signup})
+    return render(
+        request,
+        "registrations/signup_cancel.html",
+        {"signup": signup, "position": selectors.signup_waiting_position(signup=signup)},
+    )

@@ -64,13 +64,16 @@ def test_every_url_by_role():
         "registrations:done": (reverse("registrations:done", args=["t"]), 302, 302, 302, 302),
         "registrations:confirm": (reverse("registrations:confirm", args=[confirm]), OK, OK, OK, OK),
         "registrations:manage": (reverse("registrations:manage", args=[manage]), OK, OK, OK, OK),
+        # GET asks "are you sure?"; only a POST withdraws.
         "registrations:withdraw": (
             reverse("registrations:withdraw", args=[manage]),
-            405,
-            405,
-            405,
-            405,
+            OK,
+            OK,
+            OK,
+            OK,
         ),
+        "registrations:lost_link": (reverse("registrations:lost_link"), OK, OK, OK, OK),
+        "registrations:privacy": (reverse("registrations:privacy"), OK, OK, OK, OK),
         "registrations:reenter": (
             reverse("registrations:reenter", args=[manage]),
             405,
@@ -101,6 +104,22 @@ def test_every_url_by_role():
             OK,
         ),
         "registrations:list": (reverse("registrations:list", args=["t"]), LOGIN, DENIED, OK, OK),
+        "registrations:overview": (reverse("registrations:overview"), LOGIN, DENIED, OK, OK),
+        "registrations:registration_detail": (
+            reverse("registrations:registration_detail", args=[reg.pk]),
+            LOGIN,
+            DENIED,
+            OK,
+            OK,
+        ),
+        "registrations:announce": (
+            reverse("registrations:announce", args=["t"]),
+            LOGIN,
+            DENIED,
+            OK,
+            OK,
+        ),
+        "registrations:digest": (reverse("registrations:digest"), 405, 405, 405, 405),
         "registrations:check_in": (
             reverse("registrations:check_in", args=[reg.pk]),
             405,
@@ -177,6 +196,21 @@ def test_every_url_by_role():
     data = {"email": "a@example.org", "action": "anonymise", "confirm": "yes"}
     assert clients[1].post(person, data).status_code == DENIED
     assert Registration.objects.get(pk=reg.pk).anonymised_at is None
+    detail = reverse("registrations:registration_detail", args=[reg.pk])
+    withdraw = {"action": "withdraw", "confirm": "yes"}
+    assert clients[0].post(detail, withdraw).status_code == LOGIN
+    assert clients[1].post(detail, withdraw).status_code == DENIED
+    assert Registration.objects.get(pk=reg.pk).status == "entered"
+    announce = reverse("registrations:announce", args=["t"])
+    message = {"audience": "entered", "subject": "S", "body": "B", "send": "1"}
+    assert clients[0].post(announce, message).status_code == LOGIN
+    assert clients[1].post(announce, message).status_code == DENIED
+    digest = reverse("registrations:digest")
+    assert clients[0].post(digest, {"digest": "on"}).status_code == LOGIN
+    assert clients[1].post(digest, {"digest": "on"}).status_code == DENIED
+    from registrations.models import Announcement, DigestSubscription
+
+    assert not Announcement.objects.exists() and not DigestSubscription.objects.exists()
     # Pairing and result entry need the permission too.
     pair = reverse("championship:pair_next", args=["sw"])
     assert clients[0].post(pair).status_code == LOGIN

@@ -127,6 +127,13 @@ def settled(read: Any, attempts: int = 50) -> Any:
     return None
 
 
+def click_to(page: Any, selector: str) -> None:
+    """Click something that loads a new page and wait until that page has loaded (Playwright's
+    click does not wait for the navigation it starts; the old page would be read)."""
+    with page.expect_navigation():
+        page.click(selector)
+
+
 def csp_violations(page: Any) -> list[str]:
     """Violations on the current page plus CSP errors logged on any page so far."""
     seen = list(page.evaluate("window.__csp || []"))  # recorded where the init script ran

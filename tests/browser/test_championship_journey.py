@@ -8,7 +8,14 @@ from typing import Any
 import pytest
 
 from championship.models import Board, Entrant, GameResult, Round, Tournament
-from tests.browser.conftest import close, csp_violations, organiser_page, settled, watched_page
+from tests.browser.conftest import (
+    click_to,
+    close,
+    csp_violations,
+    organiser_page,
+    settled,
+    watched_page,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,13 +37,11 @@ def test_organiser_runs_rounds_and_spectator_sees_standings_change(
 
     spectator_ctx, spectator = watched_page(browser, viewport={"width": 390, "height": 844})
     org_ctx, org = organiser_page(browser, live_server, "/t/hall/manage/", height=900)
-    org.click("text=Pair the next round")
-    org.wait_for_load_state()
+    click_to(org, "text=Pair the next round")
     org.click("a:has-text('Round 1')")
     org.wait_for_url("**/manage/round/1/")
     assert "both have 0 points" in org.inner_text("main")
-    org.click("text=Publish the round")
-    org.wait_for_load_state()
+    click_to(org, "text=Publish the round")
 
     spectator.goto(f"{live_server.url}/t/hall/standings/")
     before = spectator.inner_text("table")
@@ -54,8 +59,7 @@ def test_organiser_runs_rounds_and_spectator_sees_standings_change(
     for g in GameResult.objects.filter(board__in=boards):
         org.select_option(f"select[name=result-{g.pk}]", "1-0")
         org.select_option(f"select[name=termination-{g.pk}]", "home")
-    org.click("text=Save results")
-    org.wait_for_load_state()
+    click_to(org, "text=Save results")
     assert "2 result(s) saved" in org.inner_text("main")
     org.check("[data-filter-open]")  # every board has its result now
     assert org.locator("tr[data-board]:visible").count() == 0
@@ -75,12 +79,10 @@ def test_organiser_runs_rounds_and_spectator_sees_standings_change(
     assert all(any(w in row for row in first_rows) for w in winners)
 
     org.goto(f"{live_server.url}/t/hall/manage/")
-    org.click("text=Pair the next round")
-    org.wait_for_load_state()
+    click_to(org, "text=Pair the next round")
     org.click("a:has-text('Round 2')")
     org.wait_for_url("**/manage/round/2/")
-    org.click("text=Publish the round")
-    org.wait_for_load_state()
+    click_to(org, "text=Publish the round")
     assert Round.objects.get(tournament=t, number=2).status == "published"
     assert csp_violations(spectator) == []
     # A new tab (the standings tab keeps reloading itself as results come in).

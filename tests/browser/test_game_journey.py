@@ -10,7 +10,7 @@ import pytest
 
 from games.engine.core import PHASE_PLIES
 from games.models import Game, Turn
-from tests.browser.conftest import close, csp_violations, organiser_page
+from tests.browser.conftest import click_to, close, csp_violations, organiser_page
 from tests.games.helpers import reach
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -52,13 +52,11 @@ def test_click_a_turn_on_the_board_then_replay_it(live_server: Any, browser: Any
     assert page.input_value("#id_text") == ""
     point(page, 20).click()
     assert page.input_value("#id_text") == "4:5 24/20 13/8"
-    page.click("main button[type=submit]:has-text('Enter turn')")
-    page.wait_for_load_state()
+    click_to(page, "main button[type=submit]:has-text('Enter turn')")
     assert list(game.turns.values_list("text", flat=True)) == ["4:5 24/20 13/8"]
     # An illegal typed turn: the engine's message, the text kept.
     page.fill("#id_text", "4:5 24/20 13/9")
-    page.click("main button[type=submit]:has-text('Enter turn')")
-    page.wait_for_load_state()
+    click_to(page, "main button[type=submit]:has-text('Enter turn')")
     assert "Ply 2 (Black, 4:5)" in page.inner_text(".alert-danger")
     assert page.input_value("#id_text") == "4:5 24/20 13/9"
     assert csp_violations(page) == []

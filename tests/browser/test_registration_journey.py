@@ -11,7 +11,7 @@ from django.utils import timezone
 from championship.models import Tournament
 from registrations import tokens
 from registrations.models import MasterClassSignup, Registration
-from tests.browser.conftest import csp_violations
+from tests.browser.conftest import click_to, csp_violations
 from tests.conftest import make_session
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -33,7 +33,7 @@ def fill(page: Any, **values: str) -> None:
     page.fill("#id_email", values.get("email", "anna@example.org"))
     page.fill("#id_phone", values.get("phone", "416 555 0123"))
     page.fill("#id_club", values.get("club", "Toronto"))
-    page.select_option("#id_experience", values.get("experience", "club"))
+    page.check(f"input[name=experience][value={values.get('experience', 'club')}]")
     page.select_option("#id_language", values.get("language", "ru"))
 
 
@@ -48,8 +48,7 @@ def test_player_registers_from_a_phone(
     assert page.evaluate("document.querySelector('#id_consent').validity.valueMissing")
     # A wrong phone is caught by the server; what was typed stays.
     page.check("#id_consent")
-    page.click("input[type=submit]")
-    page.wait_for_load_state()
+    click_to(page, "input[type=submit]")
     assert page.locator("#id_phone.is-invalid").count() == 1
     assert page.locator(".invalid-feedback").count() >= 1
     assert page.input_value("#id_name") == "Анна Иванова"
@@ -90,9 +89,12 @@ def test_second_player_is_waitlisted_and_sees_it(
             "registrations:manage", args=[tokens.make_token(tokens.MANAGE, first.pk, first.email)]
         )
     )
-    page.click("text=Withdraw from the tournament")
-    page.wait_for_load_state()
-    assert page.inner_text("#status") == "withdrawn"
+    page.click("#withdraw")  # asks first, and says the place goes to the waiting list
+    page.wait_for_url("**/withdraw/")
+    assert "first person on the waiting list" in page.inner_text("#withdraw-consequences")
+    assert Registration.objects.get(email="a@example.org").status == "entered"
+    click_to(page, "#confirm-withdraw")
+    assert page.get_attribute("#status", "data-status") == "withdrawn"
     second = Registration.objects.get(email="b@example.org")
     assert second.status == "entered"
     page.goto(
@@ -101,7 +103,7 @@ def test_second_player_is_waitlisted_and_sees_it(
             "registrations:manage", args=[tokens.make_token(tokens.MANAGE, second.pk, second.email)]
         )
     )
-    assert page.inner_text("#status") == "entered"
+    assert page.get_attribute("#status", "data-status") == "entered"
     assert csp_violations(page) == []
 
 
@@ -129,8 +131,7 @@ def test_language_switcher_and_master_class_sign_up(live_server: Any, phone_page
     page = phone_page
     page.goto(f"{live_server.url}/master-class/")
     page.click("nav .navbar-toggler")
-    page.click(".lang-switch a[lang=ru]")
-    page.wait_for_load_state()
+    click_to(page, ".lang-switch a[lang=ru]")
     assert "Мастер-класс для новичков" in page.content()
     page.click(f"a[href='/master-class/{session.pk}/signup/']")
     page.fill("#id_name", "Sam Patel")

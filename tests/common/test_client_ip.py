@@ -104,7 +104,7 @@ def test_ipv6_clients_are_keyed_by_their_64_network(settings):
 @pytest.fixture
 def limited(settings):  # type: ignore[no-untyped-def]
     settings.RATELIMIT_ENABLE = True
-    settings.PUBLIC_FORM_RATE = "3/m"
+    settings.REGISTRATIONS_PER_ADDRESS = "3/m"  # registrations made, per address
 
 
 def post_registration(client, tournament, i: int, **meta: str):  # type: ignore[no-untyped-def]

@@ -8,7 +8,7 @@ import time
 import pytest
 from django.db import connections
 
-from games import services
+from games import selectors, services
 from games.demo import create_running_swiss
 from games.models import Game, Turn
 from tests.games.helpers import organiser_client
@@ -36,13 +36,13 @@ def _in_parallel(*calls):  # type: ignore[no-untyped-def]
 
 def _slow_replay(monkeypatch):  # type: ignore[no-untyped-def]
     """Each request holds the game's lock a while, so the other one surely waits for it."""
-    replay = services.replay
+    replay = selectors.replay
 
     def slow(*args, **kwargs):  # type: ignore[no-untyped-def]
         time.sleep(0.3)
         return replay(*args, **kwargs)
 
-    monkeypatch.setattr(services, "replay", slow)
+    monkeypatch.setattr(selectors, "replay", slow)
 
 
 def test_the_same_turn_sent_twice_at_once_is_recorded_once(postgresql, monkeypatch):  # type: ignore[no-untyped-def]
@@ -106,6 +106,6 @@ def test_an_undo_or_termination_racing_a_turn_leaves_one_consistent_sheet(
     )
     game.refresh_from_db()
     turns = list(Turn.objects.filter(game=game).order_by("ply").values_list("text", flat=True))
-    replayed = services.replay(game)  # whatever won, the stored sheet replays
+    replayed = selectors.replay(game)  # whatever won, the stored sheet replays
     assert replayed.ply == len(turns)
     assert turns in (["4:5 24/20 13/8"], ["4:5 24/20 13/8", "2:6 13/11 13/7"], [])

@@ -120,8 +120,8 @@ def test_killed_worker_task_is_redelivered_and_sent_once() -> None:
     first = start_worker(env)
     try:
         code = (
-            "from championship.models import Tournament; from registrations import services;"
-            "services.registration_create(tournament=Tournament.objects.get(slug='k'), name='Kill Test',"
+            "from championship.models import Tournament; from registrations.services.entries import registration_create;"
+            "registration_create(tournament=Tournament.objects.get(slug='k'), name='Kill Test',"
             " email='kill@example.org', phone='+14165550123', club='', experience='club', language='en')"
         )
         subprocess.run(

@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from championship.apps import ORGANISERS_GROUP
-from registrations import services
 from registrations.models import MasterClassSignup, Registration
+from registrations.services import masterclass
 from tests.conftest import make_session
 
 pytestmark = pytest.mark.django_db
@@ -93,10 +93,10 @@ def test_csv_and_xlsx_exports(client, tournament, organiser):
 
 def test_signup_list_and_printable_roster(client, organiser):
     session = make_session(seats=1)
-    services.signup_create(
+    masterclass.signup_create(
         session=session, name="Первый", email="a@example.org", phone="+14165550123", language="ru"
     )
-    services.signup_create(
+    masterclass.signup_create(
         session=session, name="Second", email="b@example.org", phone="", language="en"
     )
     page = client.get(reverse("registrations:signup_list", args=[session.pk])).content.decode()
@@ -111,7 +111,7 @@ def test_signup_list_and_printable_roster(client, organiser):
 def test_person_export_and_anonymise(client, tournament, organiser):
     reg = add(tournament, "Анна Иванова", "Anna@Example.org")
     session = make_session()
-    services.signup_create(
+    masterclass.signup_create(
         session=session, name="Анна Иванова", email="anna@example.org", phone="", language="ru"
     )
     url = reverse("registrations:person")
@@ -129,7 +129,8 @@ def test_person_export_and_anonymise(client, tournament, organiser):
 
     client.post(url, {"email": "anna@example.org", "action": "anonymise", "confirm": "yes"})
     reg.refresh_from_db()
-    assert reg.anonymised_at is not None and reg.status == "entered"  # the entry is kept
+    # The row is kept (counts stay true); its place in a tournament still to come is given up.
+    assert reg.anonymised_at is not None and reg.status == "withdrawn"
     assert reg.name == "А. И." and "Anna" not in reg.email and not reg.phone and not reg.club
     signup = MasterClassSignup.objects.get()
     assert signup.name == "А. И." and "anna" not in signup.email

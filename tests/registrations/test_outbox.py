@@ -10,8 +10,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from championship.celery import app as celery_app
-from registrations import emails, services
+from registrations import emails
 from registrations.models import OutboundEmail, Registration
+from registrations.services import outbox
+from registrations.services.entries import registration_create
 from registrations.tasks import send_pending_emails
 from tests.conftest import registration_form
 
@@ -49,10 +51,8 @@ def test_broker_down_registration_succeeds_and_the_email_stays_pending(
 
 
 def test_the_sweeper_sends_pending_emails_once(tournament, mailoutbox, monkeypatch):
-    from registrations import services as svc
-
-    monkeypatch.setattr(svc, "_dispatch", lambda outbox_id: None)  # as if the broker were down
-    outcome = services.registration_create(
+    monkeypatch.setattr(outbox, "_dispatch", lambda outbox_id: None)  # as if the broker were down
+    outcome = registration_create(
         tournament=tournament,
         name="A",
         email="a@example.org",
@@ -70,15 +70,13 @@ def test_the_sweeper_sends_pending_emails_once(tournament, mailoutbox, monkeypat
     row.refresh_from_db()
     assert row.status == "sent" and row.attempts == 1 and len(mailoutbox) == 1
     # A late task for the same e-mail sends nothing more.
-    assert services.outbox_send(outbox_id=row.pk) is False
+    assert outbox.outbox_send(outbox_id=row.pk) is False
     assert len(mailoutbox) == 1
 
 
 def test_mail_server_error_keeps_it_pending_with_the_error(tournament, mailoutbox, monkeypatch):
-    from registrations import services as svc
-
-    monkeypatch.setattr(svc, "_dispatch", lambda outbox_id: None)
-    services.registration_create(
+    monkeypatch.setattr(outbox, "_dispatch", lambda outbox_id: None)
+    registration_create(
         tournament=tournament,
         name="A",
         email="a@example.org",
@@ -89,7 +87,9 @@ def test_mail_server_error_keeps_it_pending_with_the_error(tournament, mailoutbo
     )
     OutboundEmail.objects.update(created_at=timezone.now() - timedelta(minutes=5))
 
-    def boom(kind: str, object_id: int, message_id: str | None = None) -> bool:
+    def boom(
+        kind: str, object_id: int, message_id: str | None = None, params: object = None
+    ) -> bool:
         raise SMTPServerDisconnected("mail server went away")
 
     monkeypatch.setattr(emails, "send", boom)

@@ -11,8 +11,11 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from registrations import emails, services
+from registrations import emails
 from registrations.models import OutboundEmail
+from registrations.services import outbox
+from registrations.services.entries import registration_create
+from registrations.services.privacy import person_anonymise
 from registrations.tasks import MAX_RETRIES, send_email_task, send_pending_emails
 
 pytestmark = pytest.mark.django_db
@@ -25,8 +28,8 @@ class WorkerDied(BaseException):  # noqa: N818 - what happens, not an error the 
 @pytest.fixture
 def row(tournament, monkeypatch) -> OutboundEmail:  # type: ignore[no-untyped-def]
     """One recorded e-mail, left pending (as if the broker were down), older than a minute."""
-    monkeypatch.setattr(services, "_dispatch", lambda outbox_id: None)
-    outcome = services.registration_create(
+    monkeypatch.setattr(outbox, "_dispatch", lambda outbox_id: None)
+    outcome = registration_create(
         tournament=tournament,
         name="Anna",
         email="anna@example.org",
@@ -50,13 +53,13 @@ def header(message) -> str:  # type: ignore[no-untyped-def]
 
 
 def test_the_normal_path_pending_sending_sent(row, mailoutbox):
-    assert services.outbox_send(outbox_id=row.pk) is True
+    assert outbox.outbox_send(outbox_id=row.pk) is True
     row.refresh_from_db()
     assert (row.status, row.attempts) == ("sent", 1)
     assert row.message_id.startswith("<") and row.message_id.endswith("@nardy.local>")
     assert row.sending_since is not None and row.sent_at >= row.sending_since
     assert len(mailoutbox) == 1 and header(mailoutbox[0]) == row.message_id
-    assert services.outbox_send(outbox_id=row.pk) is False  # a late task sends nothing more
+    assert outbox.outbox_send(outbox_id=row.pk) is False  # a late task sends nothing more
     assert len(mailoutbox) == 1
 
 
@@ -67,14 +70,16 @@ def test_sending_is_committed_with_its_message_id_before_the_mail_server_is_cont
     seen = {}
     real_send = emails.send
 
-    def send(kind: str, object_id: int, message_id: str | None = None) -> bool:
+    def send(
+        kind: str, object_id: int, message_id: str | None = None, params: object = None
+    ) -> bool:
         seen["in_transaction"] = transaction.get_connection().in_atomic_block
         seen["row"] = OutboundEmail.objects.values("status", "message_id").get(pk=row.pk)
         seen["message_id"] = message_id
         return real_send(kind, object_id, message_id=message_id)
 
     monkeypatch.setattr(emails, "send", send)
-    assert services.outbox_send(outbox_id=row.pk)
+    assert outbox.outbox_send(outbox_id=row.pk)
     assert seen["in_transaction"] is False  # the claim is committed, the SMTP call is outside
     assert seen["row"]["status"] == "sending"
     assert seen["row"]["message_id"] == seen["message_id"] != ""
@@ -83,18 +88,20 @@ def test_sending_is_committed_with_its_message_id_before_the_mail_server_is_cont
 def test_a_worker_dying_before_the_smtp_call_is_reconciled_with_the_same_message_id(
     row, mailoutbox, monkeypatch, settings
 ):
-    def killed(kind: str, object_id: int, message_id: str | None = None) -> bool:
+    def killed(
+        kind: str, object_id: int, message_id: str | None = None, params: object = None
+    ) -> bool:
         raise WorkerDied
 
     monkeypatch.setattr(emails, "send", killed)
     with pytest.raises(WorkerDied):
-        services.outbox_send(outbox_id=row.pk)
+        outbox.outbox_send(outbox_id=row.pk)
     monkeypatch.undo()
     row.refresh_from_db()
     claimed_id = row.message_id
     assert row.status == "sending" and claimed_id and not mailoutbox
     # Within the timeout the worker may still be at it: nobody else sends.
-    assert send_pending_emails() == 0 and services.outbox_send(outbox_id=row.pk) is False
+    assert send_pending_emails() == 0 and outbox.outbox_send(outbox_id=row.pk) is False
     age_the_claim(settings)
     assert send_pending_emails() == 1
     row.refresh_from_db()
@@ -111,9 +118,9 @@ def test_a_worker_dying_after_the_smtp_call_sends_a_copy_with_the_same_message_i
     def killed(row: OutboundEmail, *, now: object) -> None:
         raise WorkerDied
 
-    monkeypatch.setattr(services, "_outbox_mark_sent", killed)
+    monkeypatch.setattr(outbox, "_outbox_mark_sent", killed)
     with pytest.raises(WorkerDied):
-        services.outbox_send(outbox_id=row.pk)
+        outbox.outbox_send(outbox_id=row.pk)
     monkeypatch.undo()
     row.refresh_from_db()
     assert row.status == "sending" and len(mailoutbox) == 1
@@ -129,37 +136,43 @@ def test_a_row_being_sent_is_not_sent_by_another_worker(row, mailoutbox, monkeyp
     real_send = emails.send
     others = []
 
-    def send(kind: str, object_id: int, message_id: str | None = None) -> bool:
+    def send(
+        kind: str, object_id: int, message_id: str | None = None, params: object = None
+    ) -> bool:
         # Meanwhile the beat task and a second delivery of the task look at the same row.
-        others.append((send_pending_emails(), services.outbox_send(outbox_id=row.pk)))
+        others.append((send_pending_emails(), outbox.outbox_send(outbox_id=row.pk)))
         return real_send(kind, object_id, message_id=message_id)
 
     monkeypatch.setattr(emails, "send", send)
-    assert services.outbox_send(outbox_id=row.pk) is True
+    assert outbox.outbox_send(outbox_id=row.pk) is True
     assert others == [(0, False)] and len(mailoutbox) == 1
 
 
 def test_a_mail_server_error_keeps_the_message_id_for_the_next_attempt(
     row, mailoutbox, monkeypatch
 ):
-    def refused(kind: str, object_id: int, message_id: str | None = None) -> bool:
+    def refused(
+        kind: str, object_id: int, message_id: str | None = None, params: object = None
+    ) -> bool:
         raise SMTPServerDisconnected("mail server went away")
 
     monkeypatch.setattr(emails, "send", refused)
     with pytest.raises(SMTPServerDisconnected):
-        services.outbox_send(outbox_id=row.pk)
+        outbox.outbox_send(outbox_id=row.pk)
     monkeypatch.undo()
     row.refresh_from_db()
     first_id = row.message_id
     assert (row.status, row.attempts) == ("pending", 1) and "went away" in row.last_error
-    assert services.outbox_send(outbox_id=row.pk) is True
+    assert outbox.outbox_send(outbox_id=row.pk) is True
     row.refresh_from_db()
     assert (row.status, row.attempts, row.message_id) == ("sent", 2, first_id)
     assert [header(m) for m in mailoutbox] == [first_id]
 
 
 def test_the_task_gives_up_after_its_last_retry(row, monkeypatch):
-    def refused(kind: str, object_id: int, message_id: str | None = None) -> bool:
+    def refused(
+        kind: str, object_id: int, message_id: str | None = None, params: object = None
+    ) -> bool:
         raise SMTPServerDisconnected("mail server went away")
 
     monkeypatch.setattr(emails, "send", refused)
@@ -167,18 +180,20 @@ def test_the_task_gives_up_after_its_last_retry(row, monkeypatch):
         send_email_task.apply(args=[row.pk], retries=MAX_RETRIES)
     row.refresh_from_db()
     assert row.status == "failed" and "went away" in row.last_error
-    assert services.outbox_send(outbox_id=row.pk) is False  # failed stays failed
+    assert outbox.outbox_send(outbox_id=row.pk) is False  # failed stays failed
 
 
 def test_anonymising_drops_an_email_stuck_in_sending(row, monkeypatch, settings, mailoutbox):
-    def killed(kind: str, object_id: int, message_id: str | None = None) -> bool:
+    def killed(
+        kind: str, object_id: int, message_id: str | None = None, params: object = None
+    ) -> bool:
         raise WorkerDied
 
     monkeypatch.setattr(emails, "send", killed)
     with pytest.raises(WorkerDied):
-        services.outbox_send(outbox_id=row.pk)
+        outbox.outbox_send(outbox_id=row.pk)
     monkeypatch.undo()
-    services.person_anonymise(email="anna@example.org")
+    person_anonymise(email="anna@example.org")
     age_the_claim(settings)
     assert send_pending_emails() == 0 and not mailoutbox
     assert not OutboundEmail.objects.filter(pk=row.pk).exists()

@@ -1,0 +1,180 @@
+"""Tournament registrations: registering, confirming the address, editing, withdrawing,
+entering again, check-in, and fresh links for a lost e-mail.
+
+The entry cap is guarded by a row lock on the tournament taken inside the transaction, so
+concurrent submissions are serialised by the database and the cap is never exceeded; places
+are filled from the waiting list by ``waiting_list`` only."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from phonenumber_field.phonenumber import PhoneNumber
+
+from championship.models import Tournament
+
+from ..models import MasterClassSignup, Registration
+from .outbox import outbox_enqueue
+from .waiting_list import tournament_places_fill, tournament_status_for_newcomer
+
+
+class RegistrationClosed(Exception):
+    """Registration for this tournament is closed (a user error)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    registration: Registration
+    created: bool
+
+
+def registration_create(
+    *,
+    tournament: Tournament,
+    name: str,
+    email: str,
+    phone: str | PhoneNumber,
+    club: str,
+    experience: str,
+    language: str,
+    now: datetime | None = None,
+) -> Outcome:
+    """Register a player. A second registration with the same e-mail (any case) creates
+    nothing: the existing one gets a fresh management link by e-mail."""
+    now = now or timezone.now()
+    try:
+        with transaction.atomic():
+            locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+            existing = Registration.objects.filter(tournament=locked, email__iexact=email).first()
+            if existing is not None:
+                outbox_enqueue(kind="registration_link", object_id=existing.pk)
+                return Outcome(existing, created=False)
+            if not locked.registration_open:
+                raise RegistrationClosed
+            tournament_places_fill(tournament_id=locked.pk)
+            registration = Registration(
+                tournament=locked,
+                name=name,
+                email=email,
+                phone=phone,
+                club=club,
+                experience=experience,
+                language=language,
+                consent_at=now,
+                created_at=now,
+                status=tournament_status_for_newcomer(tournament=locked),
+            )
+            registration.full_clean()
+            registration.save()
+            outbox_enqueue(kind="registration_confirm", object_id=registration.pk)
+            return Outcome(registration, created=True)
+    except IntegrityError:
+        # The unique constraint is the last line of defence against a duplicate.
+        existing = Registration.objects.get(tournament=tournament, email__iexact=email)
+        outbox_enqueue(kind="registration_link", object_id=existing.pk)
+        return Outcome(existing, created=False)
+
+
+def registration_confirm_email(*, registration: Registration, now: datetime | None = None) -> bool:
+    """Mark the address confirmed; False if it already was."""
+    updated = Registration.objects.filter(
+        pk=registration.pk, email_confirmed_at__isnull=True
+    ).update(email_confirmed_at=now or timezone.now())
+    registration.refresh_from_db()
+    return bool(updated)
+
+
+def registration_update(
+    *,
+    registration: Registration,
+    name: str,
+    phone: str | PhoneNumber,
+    club: str,
+    experience: str,
+    language: str,
+) -> Registration:
+    registration.name = name
+    registration.phone = phone
+    registration.club = club
+    registration.experience = experience
+    registration.language = language
+    registration.full_clean()
+    registration.save(
+        update_fields=["name", "phone", "club", "experience", "language", "updated_at"]
+    )
+    return registration
+
+
+def registration_withdraw(
+    *, registration: Registration, by_organiser: bool = False, now: datetime | None = None
+) -> Registration:
+    """Withdraw (by the player, or by an organiser); the player gets a confirmation by e-mail
+    and a freed place goes to the first player on the waiting list (e-mailed too)."""
+    with transaction.atomic():
+        Tournament.objects.select_for_update().get(pk=registration.tournament_id)
+        reg = Registration.objects.select_for_update().get(pk=registration.pk)
+        if reg.status != Registration.Status.WITHDRAWN:
+            had_place = reg.status == Registration.Status.ENTERED
+            reg.status = Registration.Status.WITHDRAWN
+            reg.withdrawn_at = now or timezone.now()
+            reg.save(update_fields=["status", "withdrawn_at", "updated_at"])
+            outbox_enqueue(
+                kind="registration_withdrawn",
+                object_id=reg.pk,
+                params={"by_organiser": by_organiser, "had_place": had_place},
+            )
+            tournament_places_fill(tournament_id=reg.tournament_id)
+    return reg
+
+
+def registration_reenter(
+    *, registration: Registration, now: datetime | None = None
+) -> Registration:
+    """A withdrawn player enters again: entered if a place is free and nobody waits, else at
+    the end of the waiting list."""
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=registration.tournament_id)
+        reg = Registration.objects.select_for_update().get(pk=registration.pk)
+        if reg.status == Registration.Status.WITHDRAWN:
+            if not locked.registration_open:
+                raise RegistrationClosed
+            tournament_places_fill(tournament_id=locked.pk)
+            reg.status = tournament_status_for_newcomer(tournament=locked)
+            reg.created_at = now or timezone.now()
+            reg.withdrawn_at = None
+            reg.save(update_fields=["status", "created_at", "withdrawn_at", "updated_at"])
+    return reg
+
+
+def registration_check_in_toggle(
+    *, registration: Registration, now: datetime | None = None
+) -> Registration:
+    registration.checked_in_at = None if registration.checked_in_at else (now or timezone.now())
+    registration.save(update_fields=["checked_in_at", "updated_at"])
+    return registration
+
+
+def person_links_send(*, email: str) -> int:
+    """E-mail fresh links for every registration and sign-up under this address (one e-mail
+    each); nothing for an unknown address. Returns how many e-mails were queued — for tests
+    only: the page never tells whether an address is known."""
+    queued = 0
+    with transaction.atomic():
+        registrations = Registration.objects.filter(
+            email__iexact=email, anonymised_at__isnull=True
+        ).values_list("pk", flat=True)
+        for pk in registrations:
+            outbox_enqueue(kind="registration_link", object_id=pk, params={"asked": True})
+            queued += 1
+        signups = (
+            MasterClassSignup.objects.filter(email__iexact=email, anonymised_at__isnull=True)
+            .exclude(status=MasterClassSignup.Status.CANCELLED)
+            .values_list("pk", flat=True)
+        )
+        for pk in signups:
+            outbox_enqueue(kind="signup_link", object_id=pk, params={"asked": True})
+            queued += 1
+    return queued
