@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
 from common.cache import anonymous, page_for
+from common.exports import EXPORT_FORMATS
 from common.responses import version_json
 
 from . import exports, html_tables, manager, selectors, tables
@@ -152,7 +153,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     upto = request.GET.get("round")
     upto_n = int(upto) if upto and upto.isdigit() else None
     fmt = request.GET.get("format")
-    if fmt in ("csv", "xlsx"):
+    if fmt in EXPORT_FORMATS:
         return exports.standings(t, tables.standings(t, upto_n), fmt)
     two = t.games_per_pairing == 2
     body, empty = html_tables.standings_table(t, upto_n)
@@ -167,7 +168,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
 def crosstable_page(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(slug)
     fmt = request.GET.get("format")
-    if fmt not in ("csv", "xlsx"):
+    if fmt not in EXPORT_FORMATS:
         return render(
             request,
             "championship/t_crosstable.html",

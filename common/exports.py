@@ -30,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
+from fractions import Fraction
 
 from django.http import HttpResponse
 from django.utils import timezone
@@ -77,8 +78,10 @@ def neutralise(text: str) -> str:
     return "'" + text if is_formula_like(text) else text
 
 
-def _number(value: int | float | Decimal) -> int | float | Decimal:
-    """3.0 → 3; a whole Decimal → int; other numbers as they are."""
+def _number(value: int | float | Decimal | Fraction) -> int | float | Decimal:
+    """3.0 → 3; a whole Decimal or Fraction → int; 3/2 → 1.5; other numbers as they are."""
+    if isinstance(value, Fraction):
+        return int(value) if value.denominator == 1 else float(value)
     if isinstance(value, float) and value.is_integer():
         return int(value)
     if isinstance(value, Decimal) and value.is_finite() and value == value.to_integral_value():
@@ -103,7 +106,7 @@ def csv_cell(value: object) -> str | int | float:
         return ""
     if isinstance(value, bool):
         return _yes_no(value)
-    if isinstance(value, int | float | Decimal):
+    if isinstance(value, int | float | Decimal | Fraction):
         number = _number(value)
         return float(number) if isinstance(number, Decimal) else number
     if isinstance(value, datetime):
@@ -148,7 +151,7 @@ def xlsx_bytes(sheet: Sheet) -> bytes:
         elif isinstance(value, bool):
             shown = _yes_no(value)
             _text(cell, shown)
-        elif isinstance(value, int | float | Decimal):
+        elif isinstance(value, int | float | Decimal | Fraction):
             number = _number(value)
             cell.value = float(number) if isinstance(number, Decimal) else number
             shown = str(number)

@@ -103,7 +103,9 @@ def tournament_is_full(*, tournament: Tournament) -> bool:
         entered=Count("pk", filter=Q(status=Registration.Status.ENTERED)),
         waiting=Count("pk", filter=Q(status=Registration.Status.WAITLISTED)),
     )
-    return counts["waiting"] > 0 or counts["entered"] >= tournament.entry_cap
+    waiting: int = counts["waiting"]
+    entered: int = counts["entered"]
+    return waiting > 0 or entered >= tournament.entry_cap
 
 
 @dataclass(frozen=True)

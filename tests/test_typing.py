@@ -20,6 +20,13 @@ MODULES = [
     "games.services",
     "games.selectors",
     "games.clock",
+    "registrations.services.announcements",
+    "registrations.services.entries",
+    "registrations.services.masterclass",
+    "registrations.services.outbox",
+    "registrations.services.privacy",
+    "registrations.services.waiting_list",
+    "registrations.selectors",
 ]
 
 

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from championship.models import Tournament
+from common.types import Actor, user_or_none
 
 from ..models import Announcement, DigestSubscription, MasterClassSignup, Registration
 from ..selectors import registration_recipients
@@ -24,7 +25,7 @@ def announcement_send(
     body: str,
     subject_ru: str,
     body_ru: str,
-    sent_by: AbstractBaseUser | None,
+    sent_by: Actor,
     now: datetime | None = None,
 ) -> Announcement:
     """Record the announcement and queue one e-mail per recipient, in their language."""
@@ -36,7 +37,7 @@ def announcement_send(
             body=body,
             subject_ru=subject_ru,
             body_ru=body_ru,
-            created_by=sent_by,
+            created_by=user_or_none(sent_by),
             created_at=now or timezone.now(),
         )
         announcement.full_clean()

@@ -55,7 +55,7 @@ def test_public_pages_render_and_show_no_contacts(client: Client) -> None:
         assert b"@" not in response.content.replace(b"@media", b"") or url.endswith("xlsx")
     html = client.get("/t/s/standings/").content.decode()
     assert "BH-C1" in html and "SB" in html
-    cross = client.get("/t/s/crosstable/?format=csv").content.decode()
+    cross = client.get("/t/s/crosstable/?format=csv").content.decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(cross)))
     assert rows[0][:2] == ["Rank", "Name"] and len(rows) == 10
 

@@ -324,7 +324,12 @@ class DutchPairer:
                     next_vertex.append(pv)
                     if index < residents_end:
                         movers += 1
-                    if single and players[stable[pv]].score < players[group_start].score:
+                    mate = stable[pv]  # UNMATCHED: not paired by this bracket's shortcut
+                    if (
+                        single
+                        and mate != UNMATCHED
+                        and players[mate].score < players[group_start].score
+                    ):
                         single = False
             self.single_downfloater_is_bye = single
             bracket = next_bracket
