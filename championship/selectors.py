@@ -10,7 +10,7 @@ from typing import Any
 from django.db import connection
 from django.db.models import Q
 
-from . import manager
+from . import labels, manager
 from .models import Board, Entrant, GameResult, Round, Tournament
 from .pairing import Row, TournamentData, standings
 
@@ -51,19 +51,49 @@ class CrossRow:
     cells: list[dict[str, Any]] = field(default_factory=list)
 
 
-#: How a player's TRF code for a round is shown (crosstable, player page).
-RESULT_SYMBOLS = {
-    "1": "1",
-    "0": "0",
-    "=": "½",
-    "+": "+",
-    "-": "−",
-    "U": "+",
-    "H": "½",
-    "F": "+",
-    "Z": "0",
-    "*": "",
-}
+#: How a player's TRF code for a round is shown (crosstable, player page): each distinct.
+RESULT_SYMBOLS = labels.RESULT_SYMBOLS
+
+
+@dataclass
+class Marks:
+    """What the public tables show beside the numbers: each player's page (entrant id by
+    starting number), who withdrew (after which round), and which (round, starting number)
+    results are provisional (entered, not yet confirmed, with two-person confirmation on)."""
+
+    entrants: dict[int, int] = field(default_factory=dict)
+    withdrawn: dict[int, int] = field(default_factory=dict)
+    provisional: set[tuple[int, int]] = field(default_factory=set)
+
+
+def marks(t: Tournament) -> Marks:
+    """Two queries at most, whatever the field size."""
+    out = Marks()
+    for pk, number, withdrawn in t.entrants.exclude(starting_number=None).values_list(
+        "pk", "starting_number", "withdrawn_after"
+    ):
+        out.entrants[number] = pk
+        if withdrawn is not None:
+            out.withdrawn[number] = withdrawn
+    if t.two_person_confirmation:
+        rows = (
+            GameResult.objects.filter(
+                board__round__tournament=t,
+                board__round__status=Round.Status.PUBLISHED,
+                confirmed=False,
+            )
+            .exclude(result="")
+            .values_list(
+                "board__round__number",
+                "board__white__starting_number",
+                "board__black__starting_number",
+            )
+        )
+        for number, white, black in rows:
+            for sno in (white, black):
+                if sno is not None:
+                    out.provisional.add((number, sno))
+    return out
 
 
 def crosstable(data: TournamentData, rows: list[Row]) -> list[CrossRow]:

@@ -55,7 +55,7 @@ def result_on_the_round_page(w: dict[str, Any]) -> tuple[str, re.Pattern[str]]:
             f"version-{game.pk}": game.version,
         },
     )
-    row = rf"<tr>\s*<td>{game.board.number}</td>(?:(?!</tr>).)*?>1-0(?:(?!</tr>).)*</tr>"
+    row = rf"<tr>\s*<td[^>]*>{game.board.number}</td>(?:(?!</tr>).)*?>1–0<(?:(?!</tr>).)*</tr>"
     return f"/t/{SLUG}/pairings/2/", re.compile(row, re.S)
 
 
