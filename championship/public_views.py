@@ -245,7 +245,7 @@ def crosstable_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 def trf_export(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(slug)
-    return exports.trf(t, tables.data(t))
+    return exports.trf(t, tables.data(t), selectors.round_dates(t))
 
 
 @never_cache

@@ -5,10 +5,12 @@ version."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from django.db import connection
 from django.db.models import Q
+from django.utils import timezone
 
 from . import labels, manager
 from .models import Board, Entrant, GameResult, Round, Tournament
@@ -29,6 +31,20 @@ def tournament_key(slug: str) -> Tournament | None:
 def published_data(t: Tournament) -> TournamentData:
     """The tournament as plain data, published rounds only."""
     return manager.tournament_data(t, published_only=True)
+
+
+def round_dates(t: Tournament) -> dict[int, date]:
+    """Published round number → the day it is played (its date, else the day published)."""
+    out: dict[int, date] = {}
+    rows = t.round_set.filter(status=Round.Status.PUBLISHED).values_list(
+        "number", "date", "published_at"
+    )
+    for number, day, published in rows:
+        if day is not None:
+            out[number] = day
+        elif published is not None:
+            out[number] = timezone.localdate(published)
+    return out
 
 
 def published_rounds(t: Tournament) -> list[int]:

@@ -437,11 +437,68 @@ def player_line(player: Player, points: Fraction, rank: int) -> str:
     return head + "".join(rounds)
 
 
-def write_trf(data: TournamentData, *, upto: int | None = None, ruleset: str | None = None) -> str:
+@dataclass(frozen=True)
+class TrfHeader:
+    """The tournament lines of a TRF-2016 header besides the name (012), as Swiss-Manager
+    writes them. Counts of players (062, 072) and teams (082) come from the data."""
+
+    city: str = ""  # 022
+    federation: str = ""  # 032
+    start: str = ""  # 042, YYYY/MM/DD
+    end: str = ""  # 052
+    kind: str = ""  # 092, e.g. "Individual: Swiss-System"
+    chief_arbiter: str = ""  # 102
+    deputy_arbiters: tuple[str, ...] = ()  # 112, one line each
+    time_control: str = ""  # 122
+    round_dates: tuple[str, ...] = ()  # 132, YY/MM/DD per round ("" when unknown)
+
+
+#: Where a player line's first round entry starts (0-based): the round dates line 132 puts
+#: each round's date above that round's entry.
+ROUNDS_COLUMN = 91
+
+
+def _header_lines(data: TournamentData, header: TrfHeader) -> list[str]:
+    lines = []
+
+    def add(code: str, value: str) -> None:
+        value = clean_name(value, 200)
+        if value:
+            lines.append(f"{code} {value}")
+
+    add("022", header.city)
+    add("032", header.federation)
+    add("042", header.start)
+    add("052", header.end)
+    lines.append(f"062 {len(data.players)}")
+    lines.append(f"072 {sum(1 for p in data.players if p.rating > 0)}")
+    lines.append("082 0")
+    add("092", header.kind)
+    add("102", header.chief_arbiter)
+    for name in header.deputy_arbiters:
+        add("112", name)
+    add("122", header.time_control)
+    if any(header.round_dates):
+        dates = "".join(f"{clean_name(d, 8):<8}  " for d in header.round_dates).rstrip()
+        lines.append(f"{'132':<{ROUNDS_COLUMN}}{dates}")
+    return lines
+
+
+def write_trf(
+    data: TournamentData,
+    *,
+    upto: int | None = None,
+    ruleset: str | None = None,
+    header: TrfHeader | None = None,
+) -> str:
     """The TRF of the tournament after round ``upto`` (default: every round entered).
     ``ruleset`` (a key of ``RULESETS``) adds the pairing system line ``192``, as TRF-2026
-    has it: ``FIDE_DUTCH_2025`` or ``FIDE_DUTCH_2017``."""
+    has it: ``FIDE_DUTCH_2025`` or ``FIDE_DUTCH_2017``. ``header`` adds the tournament's
+    lines 022-132 (city, federation, dates, counts, type, arbiters, time control, round
+    dates)."""
     lines = [f"012 {clean_name(data.name, 200)}"]
+    if header is not None:
+        lines += _header_lines(data, header)
     if ruleset is not None:
         lines.append(f"192 {SYSTEM_CODES[ruleset]}")
     points = {p.number: p.points(data.points, upto) for p in data.players}
