@@ -23,7 +23,10 @@ TIEBREAK_NAMES: dict[str, tuple[Promise, Promise]] = {
         _("Sonneborn-Berger"),
         _("the points of the opponents beaten plus half those of the opponents drawn with"),
     ),
-    "de": (_("Direct encounter"), _("the points scored against the players tied with"),),
+    "de": (
+        _("Direct encounter"),
+        _("the points scored against the players tied with"),
+    ),
     "win": (
         _("Number of wins"),
         _(

@@ -17,9 +17,9 @@ from common.cache import anonymous, page_for
 from common.responses import version_json
 
 from . import exports, html_tables, manager, selectors, tables
-from .models import Board, Entrant, Round, Tournament
 from .html_tables import num
 from .labels import BYE_NAMES, PROVISIONAL, RESULT_LEGEND, RESULT_SYMBOLS, tiebreak_name
+from .models import Board, Entrant, Round, Tournament
 from .pairing import TIEBREAKS
 
 TB = {t.key: t for t in TIEBREAKS}

@@ -88,6 +88,8 @@ def marks(t: Tournament) -> Marks:
     for pk, number, withdrawn in t.entrants.exclude(starting_number=None).values_list(
         "pk", "starting_number", "withdrawn_after"
     ):
+        if number is None:
+            continue
         out.entrants[number] = pk
         if withdrawn is not None:
             out.withdrawn[number] = withdrawn

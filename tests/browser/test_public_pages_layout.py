@@ -109,9 +109,7 @@ def test_on_a_phone_name_and_points_stay_while_the_columns_scroll(
         box = page.locator(".table-scroll").first
         scrollable = box.evaluate("e => e.scrollWidth - e.clientWidth")
         assert scrollable > 0  # more columns than the phone shows
-        before = page.eval_on_selector(
-            "tbody tr td.c-pts", "e => e.getBoundingClientRect().left"
-        )
+        before = page.eval_on_selector("tbody tr td.c-pts", "e => e.getBoundingClientRect().left")
         box.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
         page.wait_for_timeout(100)
         page.screenshot(path=str(SCREENS / f"{name}-scrolled-ru-390.png"))
@@ -130,9 +128,7 @@ def test_on_a_phone_name_and_points_stay_while_the_columns_scroll(
         close(context)
 
 
-def test_the_viewer_follows_the_ply_the_address_and_flips(
-    live_server: Any, browser: Any
-) -> None:
+def test_the_viewer_follows_the_ply_the_address_and_flips(live_server: Any, browser: Any) -> None:
     urls = populate()
     context, page = page_for(browser, live_server, 390, 844, "en")
     try:
@@ -155,7 +151,9 @@ def test_the_viewer_follows_the_ply_the_address_and_flips(
             f"document.getElementById('replay-where').textContent.includes('{total - 1} of')"
         )
         page.evaluate("location.hash = '#ply-0'")
-        page.wait_for_function("document.getElementById('replay-where').textContent.includes('0 of')")
+        page.wait_for_function(
+            "document.getElementById('replay-where').textContent.includes('0 of')"
+        )
         assert white.inner_text() == at_start
         # Icons are drawn, not glyphs of a font.
         assert page.locator("[data-step] svg.icon").count() == 4

@@ -65,7 +65,9 @@ def test_names_link_to_player_pages_and_the_tab_is_marked(
     for page, tab in (("standings/", "Standings"), ("crosstable/", "Crosstable")):
         html = _html(client, f"/t/pt/{page}")
         assert link in html, page
-        current = re.findall(r'<a class="nav-link active" aria-current="page"[^>]*>([^<]+)</a>', html)
+        current = re.findall(
+            r'<a class="nav-link active" aria-current="page"[^>]*>([^<]+)</a>', html
+        )
         assert current == [tab]
     html = _html(client, f"/t/pt/players/{entrant.pk}/")
     assert re.search(r'aria-current="page"[^>]*>Players<', html)
@@ -105,9 +107,7 @@ def test_pairings_show_numbers_ratings_points_before_and_terminations(
         .select_related("white", "black")
         .first()
     )
-    data_points = {
-        r.number: r.points for r in services_standings(swiss, 2)
-    }
+    data_points = {r.number: r.points for r in services_standings(swiss, 2)}
     row = next(r for r in html.split("<tr")[1:] if f">{board.white.name}<" in r)
     cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
     assert cells[0] == str(board.number)
@@ -197,7 +197,10 @@ def test_the_trf_has_the_whole_header_and_reads_back(client: Client, swiss: Tour
     assert head["062"] == "9" and head["072"] == "9" and head["082"] == "0"
     assert head["092"] == "Individual: Swiss-System"
     assert head["102"] == "Ivan Petrov"
-    assert [line[4:] for line in lines if line.startswith("112")] == ["Anna Smirnova", "Oleg Ivanov"]
+    assert [line[4:] for line in lines if line.startswith("112")] == [
+        "Anna Smirnova",
+        "Oleg Ivanov",
+    ]
     assert head["122"] == "30 min + 15 min"
     assert head["192"] == "FIDE_DUTCH_2025"
     # 132: each round's date above that round's entry in the player lines.
