@@ -218,3 +218,36 @@ def test_the_trf_has_the_whole_header_and_reads_back(client: Client, swiss: Tour
     data = tables.data(swiss)
     assert [p.rounds for p in again.players] == [p.rounds for p in data.players]
     assert parse_trf(text).ruleset == "dutch-2025"
+
+
+def test_an_exported_trf_imports_with_its_header(client: Client, swiss: Tournament) -> None:
+    from championship.interchange import import_trf
+
+    Tournament.objects.filter(pk=swiss.pk).update(
+        city="Toronto",
+        federation="CAN",
+        chief_arbiter="Ivan Petrov",
+        deputy_arbiters="Anna Smirnova\nOleg Ivanov",
+        starts_on=date(2026, 5, 2),
+        ends_on=date(2026, 5, 4),
+    )
+    for n in (1, 2, 3):
+        Round.objects.filter(tournament=swiss, number=n).update(date=date(2026, 5, n + 1))
+    services.tournament_changed(swiss.pk)
+    text = client.get("/t/pt/export.trf").content.decode()
+    copy = import_trf(text, slug="copy")
+    assert (copy.city, copy.federation, copy.chief_arbiter) == ("Toronto", "CAN", "Ivan Petrov")
+    assert copy.deputy_arbiter_names == ["Anna Smirnova", "Oleg Ivanov"]
+    assert (copy.starts_on, copy.ends_on) == (date(2026, 5, 2), date(2026, 5, 4))
+    assert list(copy.round_set.order_by("number").values_list("date", flat=True)) == [
+        date(2026, 5, 2),
+        date(2026, 5, 3),
+        date(2026, 5, 4),
+    ]
+    from championship import tables
+
+    original, again = tables.data(swiss), tables.data(copy)
+    assert [p.rounds for p in again.players] == [p.rounds for p in original.players]
+    # Exported again, the same file but for the lines that name what the copy cannot know.
+    copy_text = client.get("/t/copy/export.trf").content.decode()
+    assert copy_text.splitlines()[1:] == text.splitlines()[1:]
