@@ -41,6 +41,10 @@ TOURNAMENT_FIELDS = [
     "name_ru",
     "slug",
     "venue",
+    "city",
+    "federation",
+    "chief_arbiter",
+    "deputy_arbiters",
     "starts_on",
     "ends_on",
     "entry_cap",
@@ -202,6 +206,7 @@ def export_tournament(t: Tournament) -> str:
                 "number": r.number,
                 "status": r.status,
                 "published_at": _value(r.published_at),
+                "date": _value(r.date),
                 "boards": [
                     {
                         **row_of(b, BOARD_FIELDS),
@@ -327,7 +332,11 @@ def restore_tournament(text: str) -> Tournament:
             )
         for r in data["rounds"]:
             rnd = Round.objects.create(
-                tournament=t, number=r["number"], status=r["status"], published_at=r["published_at"]
+                tournament=t,
+                number=r["number"],
+                status=r["status"],
+                published_at=r["published_at"],
+                date=r.get("date"),
             )
             for b in r["boards"]:
                 _upgrade_board(b, t.games_per_pairing)

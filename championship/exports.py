@@ -3,6 +3,7 @@ tournament report (TRF)."""
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from django.http import HttpResponse
@@ -12,7 +13,7 @@ from common.exports import Sheet, export_response
 from common.responses import text_download
 
 from .models import Tournament
-from .pairing import TIEBREAKS, TournamentData, write_trf
+from .pairing import TIEBREAKS, TournamentData, TrfHeader, write_trf
 
 TB = {t.key: t for t in TIEBREAKS}
 
@@ -67,7 +68,37 @@ def crosstable(t: Tournament, rows: list[Any], fmt: str) -> HttpResponse:
     return export_response(sheet, fmt=fmt, filename=f"crosstable-{t.slug}")
 
 
-def trf(t: Tournament, data: TournamentData) -> HttpResponse:
-    """The FIDE tournament report; a Swiss says its pairing rules (line 192)."""
+#: TRF 092, as Swiss-Manager writes it.
+TRF_KINDS = {
+    Tournament.System.SWISS: "Individual: Swiss-System",
+    Tournament.System.ROUND_ROBIN: "Individual: Round-Robin",
+    Tournament.System.DOUBLE_ROUND_ROBIN: "Individual: Double Round-Robin",
+}
+
+
+def trf_header(t: Tournament, round_dates: dict[int, date]) -> TrfHeader:
+    """The TRF header of a tournament (English, as chess programs read it): ``round_dates``
+    the date of each published round (its set date, or the day it was published)."""
+    last = max(round_dates, default=0)
+    return TrfHeader(
+        city=t.city or t.venue,
+        federation=t.federation.upper(),
+        start=t.starts_on.strftime("%Y/%m/%d"),
+        end=t.ends_on.strftime("%Y/%m/%d"),
+        kind=TRF_KINDS.get(t.system, ""),
+        chief_arbiter=t.chief_arbiter,
+        deputy_arbiters=tuple(t.deputy_arbiter_names),
+        time_control=f"{t.phase1_minutes} min + {t.phase2_minutes} min",
+        round_dates=tuple(
+            round_dates[n].strftime("%y/%m/%d") if n in round_dates else ""
+            for n in range(1, last + 1)
+        ),
+    )
+
+
+def trf(t: Tournament, data: TournamentData, round_dates: dict[int, date]) -> HttpResponse:
+    """The FIDE tournament report with its whole header; a Swiss says its pairing rules
+    (line 192)."""
     ruleset = t.ruleset if t.system == Tournament.System.SWISS else None
-    return text_download(write_trf(data, ruleset=ruleset), f"{t.slug}.trf")
+    text = write_trf(data, ruleset=ruleset, header=trf_header(t, round_dates))
+    return text_download(text, f"{t.slug}.trf")

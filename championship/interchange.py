@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from datetime import date, datetime
 from decimal import Decimal
 from fractions import Fraction
 
@@ -10,7 +12,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .models import Board, Entrant, GameResult, Round, Tournament
-from .pairing import PairingError, read_trf
+from .pairing import PairingError
+from .pairing.trf import read_trf_with_header
 from .services import tournament_changed
 
 RESULT_BY_CODES = {
@@ -33,12 +36,24 @@ def _decimal(value: Fraction) -> Decimal:
     return Decimal(value.numerator) / Decimal(value.denominator)
 
 
+def _date(text: str, *, short: bool = False) -> date | None:
+    """A date as TRF files write it (``2026/05/03``; ``26/05/03`` in line 132; some programs
+    ``03.05.2026`` or ``2026-05-03``); None when it is none of these."""
+    formats = ("%y/%m/%d",) if short else ("%Y/%m/%d", "%Y-%m-%d", "%d.%m.%Y", "%Y.%m.%d")
+    for fmt in formats:
+        try:
+            return datetime.strptime(text.strip(), fmt).date()
+        except ValueError:
+            continue
+    return None
+
+
 def import_trf(text: str, *, slug: str, name: str = "") -> Tournament:
     """Create a Swiss from a TRF: entrants by starting number, every round published with its
     results (terminations are not in a TRF: decisive games are recorded as ``home``, draws as
     ``agreement``, ``+``/``-`` as ``forfeit``)."""
     try:
-        data = read_trf(text)
+        data, header = read_trf_with_header(text)
     except PairingError as exc:
         raise TrfImportError(str(exc)) from None
     if Tournament.objects.filter(slug=slug).exists():
@@ -46,12 +61,19 @@ def import_trf(text: str, *, slug: str, name: str = "") -> Tournament:
             _("A tournament with the slug %(slug)s exists already.") % {"slug": slug}
         )
     today = timezone.localdate()
+    starts_on = _date(header.start) or today
+    ends_on = _date(header.end) or starts_on
+    federation = header.federation.upper()
     with transaction.atomic():
         t = Tournament.objects.create(
             name=name or data.name or slug,
             slug=slug,
-            starts_on=today,
-            ends_on=today,
+            city=header.city[:100],
+            federation=federation if re.fullmatch("[A-Z]{3}", federation) else "",
+            chief_arbiter=header.chief_arbiter[:150],
+            deputy_arbiters="\n".join(header.deputy_arbiters),
+            starts_on=starts_on,
+            ends_on=max(ends_on, starts_on),
             registration_open=False,
             rounds=data.total_rounds,
             status=Tournament.Status.RUNNING,
@@ -73,8 +95,13 @@ def import_trf(text: str, *, slug: str, name: str = "") -> Tournament:
         by_number = {e.starting_number: e for e in entrants}
         players = {p.number: p for p in data.players}
         for r in range(1, data.rounds_played + 1):
+            dates = header.round_dates
             rnd = Round.objects.create(
-                tournament=t, number=r, status=Round.Status.PUBLISHED, published_at=timezone.now()
+                tournament=t,
+                number=r,
+                status=Round.Status.PUBLISHED,
+                published_at=timezone.now(),
+                date=_date(dates[r - 1], short=True) if r <= len(dates) else None,
             )
             boards: list[Board] = []
             results: dict[int, tuple[str, str]] = {}

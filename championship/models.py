@@ -35,6 +35,19 @@ class Tournament(models.Model):
     )
     slug = models.SlugField(_("slug"), max_length=80, unique=True)
     venue = SingleLineCharField(_("venue"), max_length=300, blank=True)
+    city = SingleLineCharField(
+        _("city"), max_length=100, blank=True, help_text=_("In the tournament report (TRF).")
+    )
+    federation = SingleLineCharField(
+        _("federation"),
+        max_length=3,
+        blank=True,
+        help_text=_("The organising federation's three-letter code, e.g. CAN (TRF)."),
+    )
+    chief_arbiter = SingleLineCharField(_("chief arbiter"), max_length=150, blank=True)
+    deputy_arbiters = models.TextField(
+        _("deputy arbiters"), blank=True, help_text=_("One name per line.")
+    )
     starts_on = models.DateField(_("first day"))
     ends_on = models.DateField(_("last day"))
     entry_cap = models.PositiveIntegerField(
@@ -146,6 +159,10 @@ class Tournament(models.Model):
         return localized(self, "description")
 
     @property
+    def deputy_arbiter_names(self) -> list[str]:
+        return [n.strip() for n in self.deputy_arbiters.splitlines() if n.strip()]
+
+    @property
     def tiebreak_order(self) -> list[str]:
         return [k.strip() for k in self.tiebreaks.split(",") if k.strip()]
 
@@ -232,6 +249,12 @@ class Round(models.Model):
     version = models.PositiveIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     published_at = models.DateTimeField(null=True, blank=True)
+    date = models.DateField(
+        _("date"),
+        null=True,
+        blank=True,
+        help_text=_("The day the round is played (TRF 132); empty: the day it was published."),
+    )
 
     class Meta:
         ordering = ["tournament", "number"]

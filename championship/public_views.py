@@ -18,6 +18,8 @@ from common.exports import EXPORT_FORMATS
 from common.responses import version_json
 
 from . import exports, html_tables, manager, selectors, tables
+from .html_tables import num
+from .labels import BYE_NAMES, PROVISIONAL, RESULT_LEGEND, RESULT_SYMBOLS, tiebreak_name
 from .models import Board, Entrant, Round, Tournament
 from .pairing import TIEBREAKS
 
@@ -54,11 +56,17 @@ def public_page(view: Any) -> Any:
     return wrapper
 
 
-def _context(t: Tournament, **extra: Any) -> dict[str, Any]:
+def _context(t: Tournament, page: str, **extra: Any) -> dict[str, Any]:
     return {
         "tournament": t,
+        "page": page,
         "rounds": tables.published_rounds(t),
-        "tiebreak_columns": [TB[k] for k in t.tiebreak_order if k in TB],
+        "tiebreak_columns": [
+            {"abbreviation": TB[k].abbreviation, "name": tiebreak_name(k)}
+            for k in t.tiebreak_order
+            if k in TB
+        ],
+        "provisional_mark": PROVISIONAL,
         "poll_seconds": settings.LIVE_POLL_SECONDS,
         "page_version": t.version,
         **extra,
@@ -69,7 +77,9 @@ def _context(t: Tournament, **extra: Any) -> dict[str, Any]:
 def overview(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(slug)
     rows = tables.top(t)
-    return render(request, "championship/t_overview.html", _context(t, top=rows))
+    entrants = tables.marks(t).entrants
+    top = [{"row": r, "pk": entrants.get(r.number)} for r in rows]
+    return render(request, "championship/t_overview.html", _context(t, "overview", top=top))
 
 
 @public_page
@@ -78,7 +88,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
     entrants = list(t.entrants.exclude(starting_number=None).order_by("starting_number"))
     if not entrants:
         entrants = list(t.entrants.order_by("name"))
-    return render(request, "championship/t_players.html", _context(t, entrants=entrants))
+    return render(request, "championship/t_players.html", _context(t, "players", entrants=entrants))
 
 
 @public_page
@@ -89,6 +99,7 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     rows = {r.number: r for r in tables.standings(t)}
     two = t.games_per_pairing == 2
     results = selectors.board_results(games)
+    provisional = tables.marks(t).provisional
     lines = []
     for b in games:
         if b.black_id is None:
@@ -98,7 +109,8 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                     "board": b,
                     "opponent": None,
                     "colour": "",
-                    "score": b.bye,
+                    "bye": BYE_NAMES.get(b.bye or "U", ""),
+                    "score": RESULT_SYMBOLS.get(b.bye or "U", ""),
                 }
             )
             continue
@@ -113,16 +125,28 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                 "board": b,
                 "opponent": opponent,
                 "colour": "w" if white else "b",
-                "score": selectors.RESULT_SYMBOLS.get(pair[0 if white else 1] or "*", ""),
+                "score": RESULT_SYMBOLS.get(pair[0 if white else 1] or "*", ""),
                 "terminations": [str(g.get_termination_display()) for g in played if g.termination],
                 "games": [g.number for g in played if g.has_sheet],
+                "provisional": (b.round.number, entrant.starting_number) in provisional,
             }
         )
     return render(
         request,
         "championship/t_player.html",
-        _context(t, entrant=entrant, lines=lines, row=rows.get(entrant.starting_number)),
+        _context(
+            t,
+            "players",
+            entrant=entrant,
+            lines=lines,
+            row=rows.get(entrant.starting_number),
+            any_provisional=any(line.get("provisional") for line in lines),
+        ),
     )
+
+
+def _score(result: str) -> str:
+    return {"1/2-1/2": "½–½", "1-0": "1–0", "0-1": "0–1"}.get(result, result)
 
 
 @public_page
@@ -138,12 +162,36 @@ def pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         .order_by("number")
     )
     results = selectors.board_results(boards)
+    data = tables.data(t)
+    before = {p.number: num(p.points(data.points, number - 1)) for p in data.players}
+    bye_points = manager.points_system(t).table
+    confirmation = t.two_person_confirmation
+    any_provisional = False
     for b in boards:
-        b.game_rows = results.get(b.pk, [])  # type: ignore[attr-defined]
+        games = []
+        for g in results.get(b.pk, []):
+            provisional = confirmation and bool(g.result) and not g.confirmed
+            any_provisional = any_provisional or provisional
+            games.append(
+                {
+                    "number": g.number,
+                    "score": _score(g.result) if g.result else "",
+                    "termination": str(g.get_termination_display()) if g.termination else "",
+                    "provisional": provisional,
+                }
+            )
+        b.game_rows = games  # type: ignore[attr-defined]
+        b.white_before = before.get(b.white.starting_number or 0, "")  # type: ignore[attr-defined]
+        if b.black is not None:
+            b.black_before = before.get(b.black.starting_number or 0, "")  # type: ignore[attr-defined]
+        else:
+            code = b.bye or "U"
+            b.bye_name = BYE_NAMES.get(code, "")  # type: ignore[attr-defined]
+            b.bye_points = num(bye_points.get(code, 0))  # type: ignore[attr-defined]
     return render(
         request,
         "championship/t_pairings.html",
-        _context(t, boards=boards, number=number),
+        _context(t, "pairings", boards=boards, number=number, any_provisional=any_provisional),
     )
 
 
@@ -157,10 +205,23 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
         return exports.standings(t, tables.standings(t, upto_n), fmt)
     two = t.games_per_pairing == 2
     body, empty = html_tables.standings_table(t, upto_n)
+    provisional = tables.marks(t).provisional
+    if upto_n is not None:
+        provisional = {p for p in provisional if p[0] <= upto_n}
     return render(
         request,
         "championship/t_standings.html",
-        _context(t, body=body, empty=empty, upto=upto_n, game_points=two),
+        _context(
+            t,
+            "standings",
+            body=body,
+            empty=empty,
+            upto=upto_n,
+            game_points=two,
+            legend=html_tables.tiebreak_legend(t),
+            any_provisional=bool(provisional),
+            final=t.status == Tournament.Status.FINISHED and upto_n is None,
+        ),
     )
 
 
@@ -172,14 +233,20 @@ def crosstable_page(request: HttpRequest, slug: str) -> HttpResponse:
         return render(
             request,
             "championship/t_crosstable.html",
-            _context(t, body=html_tables.crosstable_table(t)),
+            _context(
+                t,
+                "crosstable",
+                body=html_tables.crosstable_table(t),
+                result_legend=RESULT_LEGEND,
+                any_provisional=bool(tables.marks(t).provisional),
+            ),
         )
     return exports.crosstable(t, tables.crosstable(t), fmt)
 
 
 def trf_export(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(slug)
-    return exports.trf(t, tables.data(t))
+    return exports.trf(t, tables.data(t), selectors.round_dates(t))
 
 
 @never_cache

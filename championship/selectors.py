@@ -5,12 +5,14 @@ version."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from django.db import connection
 from django.db.models import Q
+from django.utils import timezone
 
-from . import manager
+from . import labels, manager
 from .models import Board, Entrant, GameResult, Round, Tournament
 from .pairing import Row, TournamentData, standings
 
@@ -29,6 +31,20 @@ def tournament_key(slug: str) -> Tournament | None:
 def published_data(t: Tournament) -> TournamentData:
     """The tournament as plain data, published rounds only."""
     return manager.tournament_data(t, published_only=True)
+
+
+def round_dates(t: Tournament) -> dict[int, date]:
+    """Published round number → the day it is played (its date, else the day published)."""
+    out: dict[int, date] = {}
+    rows = t.round_set.filter(status=Round.Status.PUBLISHED).values_list(
+        "number", "date", "published_at"
+    )
+    for number, day, published in rows:
+        if day is not None:
+            out[number] = day
+        elif published is not None:
+            out[number] = timezone.localdate(published)
+    return out
 
 
 def published_rounds(t: Tournament) -> list[int]:
@@ -51,19 +67,51 @@ class CrossRow:
     cells: list[dict[str, Any]] = field(default_factory=list)
 
 
-#: How a player's TRF code for a round is shown (crosstable, player page).
-RESULT_SYMBOLS = {
-    "1": "1",
-    "0": "0",
-    "=": "½",
-    "+": "+",
-    "-": "−",
-    "U": "+",
-    "H": "½",
-    "F": "+",
-    "Z": "0",
-    "*": "",
-}
+#: How a player's TRF code for a round is shown (crosstable, player page): each distinct.
+RESULT_SYMBOLS = labels.RESULT_SYMBOLS
+
+
+@dataclass
+class Marks:
+    """What the public tables show beside the numbers: each player's page (entrant id by
+    starting number), who withdrew (after which round), and which (round, starting number)
+    results are provisional (entered, not yet confirmed, with two-person confirmation on)."""
+
+    entrants: dict[int, int] = field(default_factory=dict)
+    withdrawn: dict[int, int] = field(default_factory=dict)
+    provisional: set[tuple[int, int]] = field(default_factory=set)
+
+
+def marks(t: Tournament) -> Marks:
+    """Two queries at most, whatever the field size."""
+    out = Marks()
+    for pk, number, withdrawn in t.entrants.exclude(starting_number=None).values_list(
+        "pk", "starting_number", "withdrawn_after"
+    ):
+        if number is None:
+            continue
+        out.entrants[number] = pk
+        if withdrawn is not None:
+            out.withdrawn[number] = withdrawn
+    if t.two_person_confirmation:
+        rows = (
+            GameResult.objects.filter(
+                board__round__tournament=t,
+                board__round__status=Round.Status.PUBLISHED,
+                confirmed=False,
+            )
+            .exclude(result="")
+            .values_list(
+                "board__round__number",
+                "board__white__starting_number",
+                "board__black__starting_number",
+            )
+        )
+        for number, white, black in rows:
+            for sno in (white, black):
+                if sno is not None:
+                    out.provisional.add((number, sno))
+    return out
 
 
 def crosstable(data: TournamentData, rows: list[Row]) -> list[CrossRow]:

@@ -44,6 +44,11 @@ def sheet_links(t: Tournament) -> dict[tuple[int, int], int]:
     return computed(_key(t, "sheets"), lambda: selectors.sheet_links(t))
 
 
+def marks(t: Tournament) -> selectors.Marks:
+    """Player links, withdrawals and provisional results of the public tables."""
+    return computed(_key(t, "marks"), lambda: selectors.marks(t))
+
+
 def warm(tournament_id: int) -> None:
     """Compute the tables for the tournament's current version (in the worker, after a write),
     so that spectators' requests find them ready."""
@@ -54,3 +59,4 @@ def warm(tournament_id: int) -> None:
     crosstable(t)
     published_rounds(t)
     sheet_links(t)
+    marks(t)

@@ -22,6 +22,7 @@ H = 460  # board height
 DEPTH = 190  # triangle depth
 R = 21  # checker radius
 W = 2 * M + 12 * PW + BARW
+LABEL = 10  # the point numbers' distance from the felt (centre of the text)
 BAR_X = M + 6 * PW
 
 
@@ -73,7 +74,7 @@ def _stack(cx: int, top: bool, n: int, colour: str, edge: int | None = None) -> 
         out.append(f'<circle class="ck ck-{colour}" cx="{cx}" cy="{cy}" r="{R - 1}"/>')
     if n > 5:
         last = start + (n - 1) * step if top else start - (n - 1) * step
-        out.append(f'<text class="ck-n ck-n-{colour}" x="{cx}" y="{last + 5}">{n}</text>')
+        out.append(f'<text class="ck-n ck-n-{colour}" x="{cx}" y="{last}">{n}</text>')
     return "".join(out)
 
 
@@ -84,8 +85,10 @@ def layer(state: State, numbering: str = WHITE) -> str:
         cx = _column_x(p) + PW // 2
         top = _top(p)
         label = p if numbering == WHITE else 25 - p
-        ly = M - 1 if top else H + 3
-        out.append(f'<text class="lbl" x="{cx}" y="{ly}" dy="{-2 if top else 10}">{label}</text>')
+        # Outside the felt (above and below it), centred on their y: readable, not clipped,
+        # and upright when the board is flipped (static/js/replay.js mirrors around y).
+        ly = -LABEL if top else H + LABEL
+        out.append(f'<text class="lbl" x="{cx}" y="{ly}">{label}</text>')
         white = state.white[p]
         black = state.black[25 - p]
         if white:
@@ -102,13 +105,14 @@ def layer(state: State, numbering: str = WHITE) -> str:
 def board(state: State, *, numbering: str = WHITE, label: str = "") -> SafeString:
     """The whole board of a position as an inline SVG element."""
     return mark_safe(  # noqa: S308 — built from numbers and an escaped label only
-        f'<svg class="nardy-board" viewBox="-4 -14 {W + 8} {H + 30}" role="img" '
-        f'aria-label="{escape(label)}" xmlns="http://www.w3.org/2000/svg">'
+        f'<svg class="nardy-board" viewBox="-4 {-2 * LABEL} {W + 8} {H + 4 * LABEL}" role="img" '
+        f'aria-label="{escape(label)}" data-height="{H}" xmlns="http://www.w3.org/2000/svg">'
         f"<title>{escape(label)}</title>"
+        f'<g class="board-body">'
         f'<rect class="felt" x="0" y="0" width="{W}" height="{H}" rx="6"/>'
         f'<rect class="barstrip" x="{BAR_X}" y="0" width="{BARW}" height="{H}"/>'
         f'<rect class="home-w" x="{_column_x(6)}" y="{H // 2}" width="{6 * PW}" height="{H // 2}"/>'
-        f"{_points()}{layer(state, numbering)}</svg>"
+        f"{_points()}{layer(state, numbering)}</g></svg>"
     )
 
 

@@ -127,6 +127,7 @@ def game_context(game: Game, turns: list[Turn], eg: EngineGame | None = None) ->
 def _ply_frames(eg: EngineGame) -> list[dict[str, Any]]:
     """What the replay shows at each ply: the board layer and the cards, clocks and turn."""
     frames = []
+    last = len(eg.states) - 1
     for i, state in enumerate(eg.states):
         turn = eg.turns[i - 1] if i else None
         numbering = turn.side if turn else WHITE
@@ -144,9 +145,19 @@ def _ply_frames(eg: EngineGame) -> list[dict[str, Any]]:
                 "phase": state.phase,
                 "white_home": state.home_count(WHITE),
                 "black_home": state.home_count(BLACK),
+                # The side panels at this ply: cards in hand as [card, count], the bar.
+                "white_cards": _hand_pairs(state.hand(WHITE)),
+                "black_cards": _hand_pairs(state.hand(BLACK)),
+                "white_bar": state.board(WHITE)[25],
+                "black_bar": state.board(BLACK)[25],
+                "to_move": state.to_move if (eg.outcome is None or i < last) else "",
             }
         )
     return frames
+
+
+def _hand_pairs(hand: tuple[int, ...]) -> list[list[Any]]:
+    return [[c["card"], c["count"]] for c in hand_cells(hand) if c["count"]]
 
 
 # --- Public pages -------------------------------------------------------------------------

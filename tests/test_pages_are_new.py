@@ -55,7 +55,7 @@ def result_on_the_round_page(w: dict[str, Any]) -> tuple[str, re.Pattern[str]]:
             f"version-{game.pk}": game.version,
         },
     )
-    row = rf"<tr>\s*<td>{game.board.number}</td>(?:(?!</tr>).)*?>1-0(?:(?!</tr>).)*</tr>"
+    row = rf"<tr>\s*<td[^>]*>{game.board.number}</td>(?:(?!</tr>).)*?>1–0<(?:(?!</tr>).)*</tr>"
     return f"/t/{SLUG}/pairings/2/", re.compile(row, re.S)
 
 
@@ -162,7 +162,22 @@ def board_edited_in_the_admin(w: dict[str, Any]) -> tuple[str, str]:
     return f"/t/{SLUG}/pairings/1/", "Substitute Player"
 
 
+def provisional_result_marked(w: dict[str, Any]) -> tuple[str, re.Pattern[str]]:
+    """With two-person confirmation a new result shows marked provisional."""
+    t = w["t"]
+    Tournament.objects.filter(pk=t.pk).update(two_person_confirmation=True)
+    services.tournament_changed(t.pk)
+    game = _open_game(t)
+    first = User.objects.create_user("first", password="pw-first-12345")
+    board = Board.objects.select_related("round__tournament").get(pk=game.board_id)
+    services.game_result_set(
+        entries=[services.ResultEntry(board, 1, "1-0", "resign", None)], user=first
+    )
+    return f"/t/{SLUG}/crosstable/", re.compile(r'<span class="prov"')
+
+
 CASES: list[Callable[[dict[str, Any]], tuple[str, Any]]] = [
+    provisional_result_marked,
     result_on_the_round_page,
     turn_on_a_sheet,
     late_entry_with_half_point_byes,

@@ -19,7 +19,7 @@ from .swiss import (
     pair_trf_text,
 )
 from .tiebreaks import DEFAULT_ORDER, TIEBREAKS
-from .trf import clean_name, parse_trf, read_trf, write_trf
+from .trf import TrfHeader, clean_name, parse_trf, read_trf, write_trf
 
 __all__ = [
     "DEFAULT_ORDER",
@@ -39,6 +39,7 @@ __all__ = [
     "Row",
     "Ruleset",
     "TournamentData",
+    "TrfHeader",
     "clean_name",
     "explain",
     "note_text",

@@ -47,6 +47,8 @@ _COMPATIBLE = frozenset(
     | {("+", "-"), ("-", "+"), ("-", "-")}
 )
 #: Characters that break a line or reorder text (bidirectional overrides and isolates).
+#: The tournament's header lines kept when read (shown and imported, never needed to pair).
+_HEADER_CODES = frozenset({"022", "032", "042", "052", "092", "102", "112", "122", "132"})
 _FORGING = frozenset("\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
@@ -64,6 +66,27 @@ def clean_name(text: str, limit: int | None = None) -> str:
     return name[:limit].rstrip() if limit is not None else name
 
 
+@dataclass(frozen=True)
+class TrfHeader:
+    """The tournament lines of a TRF-2016 header besides the name (012), as Swiss-Manager
+    writes them. Counts of players (062, 072) and teams (082) come from the data."""
+
+    city: str = ""  # 022
+    federation: str = ""  # 032
+    start: str = ""  # 042, YYYY/MM/DD
+    end: str = ""  # 052
+    kind: str = ""  # 092, e.g. "Individual: Swiss-System"
+    chief_arbiter: str = ""  # 102
+    deputy_arbiters: tuple[str, ...] = ()  # 112, one line each
+    time_control: str = ""  # 122
+    round_dates: tuple[str, ...] = ()  # 132, YY/MM/DD per round ("" when unknown)
+
+
+#: Where a player line's first round entry starts (0-based): the round dates line 132 puts
+#: each round's date above that round's entry.
+ROUNDS_COLUMN = 91
+
+
 @dataclass
 class TrfFile:
     """What a TRF says: the tournament as plain data, and what only the pairing needs."""
@@ -75,6 +98,7 @@ class TrfFile:
     ruleset: str | None = None  # from a 192 line
     system: str = ""  # the 192 line as written
     lines: dict[int, int] = field(default_factory=dict)  # starting number -> line number
+    header: TrfHeader = field(default_factory=lambda: TrfHeader())  # lines 022-132 as written
 
 
 def parse_trf(text: str) -> TrfFile:
@@ -96,6 +120,7 @@ def parse_trf(text: str) -> TrfFile:
     accelerations: dict[int, list[Fraction]] = {}
     acceleration_lines: dict[int, int] = {}
     absent: list[tuple[list[int], int]] = []
+    header: dict[str, list[str]] = {}
     for number, raw in enumerate(lines, start=1):
         if len(raw) > MAX_LINE:
             raise PairingError("trf.too_long", line=number, length=len(raw), limit=MAX_LINE)
@@ -158,6 +183,8 @@ def parse_trf(text: str) -> TrfFile:
             absent.append((_numbers(rest, number, "trf.bad_field"), number))
         elif code == "192":
             system = rest
+        elif code in _HEADER_CODES:
+            header.setdefault(code, []).append(line)
         # Any other code (the tournament header, teams, other programs' lines) is not needed.
 
     if not players:
@@ -207,19 +234,50 @@ def parse_trf(text: str) -> TrfFile:
         ruleset=SYSTEMS_READ.get(system),
         system=system,
         lines=line_of,
+        header=_read_header(header),
+    )
+
+
+def _read_header(lines: dict[str, list[str]]) -> TrfHeader:
+    """The tournament lines as written (single-line, cleaned); they are only shown and stored,
+    so nothing in them is refused."""
+
+    def one(code: str) -> str:
+        return clean_name(lines[code][0][4:], 200) if code in lines else ""
+
+    dates: tuple[str, ...] = ()
+    if "132" in lines:
+        row = lines["132"][0][ROUNDS_COLUMN:]
+        slots = [row[i : i + 10] for i in range(0, min(len(row), 10 * MAX_ROUNDS), 10)]
+        dates = tuple(clean_name(slot, 10) for slot in slots)
+    return TrfHeader(
+        city=one("022"),
+        federation=one("032"),
+        start=one("042"),
+        end=one("052"),
+        kind=one("092"),
+        chief_arbiter=one("102"),
+        deputy_arbiters=tuple(clean_name(line[4:], 200) for line in lines.get("112", [])),
+        time_control=one("122"),
+        round_dates=dates,
     )
 
 
 def read_trf(text: str) -> TournamentData:
     """A TRF as plain tournament data (the initial colour inferred from the first round when
     the file does not give it, as the reference pairing engine does)."""
+    return read_trf_with_header(text)[0]
+
+
+def read_trf_with_header(text: str) -> tuple[TournamentData, TrfHeader]:
+    """``read_trf``, and the tournament's header lines as written."""
     parsed = parse_trf(text)
     data = parsed.data
     if parsed.initial_colour is None:
         from .dutch.state import infer_initial_colour
 
         data.initial_colour = infer_initial_colour(data)  # type: ignore[assignment]
-    return data
+    return data, parsed.header
 
 
 # --- reading, piece by piece ------------------------------------------------------------------
@@ -437,11 +495,47 @@ def player_line(player: Player, points: Fraction, rank: int) -> str:
     return head + "".join(rounds)
 
 
-def write_trf(data: TournamentData, *, upto: int | None = None, ruleset: str | None = None) -> str:
+def _header_lines(data: TournamentData, header: TrfHeader) -> list[str]:
+    lines = []
+
+    def add(code: str, value: str) -> None:
+        value = clean_name(value, 200)
+        if value:
+            lines.append(f"{code} {value}")
+
+    add("022", header.city)
+    add("032", header.federation)
+    add("042", header.start)
+    add("052", header.end)
+    lines.append(f"062 {len(data.players)}")
+    lines.append(f"072 {sum(1 for p in data.players if p.rating > 0)}")
+    lines.append("082 0")
+    add("092", header.kind)
+    add("102", header.chief_arbiter)
+    for name in header.deputy_arbiters:
+        add("112", name)
+    add("122", header.time_control)
+    if any(header.round_dates):
+        dates = "".join(f"{clean_name(d, 8):<8}  " for d in header.round_dates).rstrip()
+        lines.append(f"{'132':<{ROUNDS_COLUMN}}{dates}")
+    return lines
+
+
+def write_trf(
+    data: TournamentData,
+    *,
+    upto: int | None = None,
+    ruleset: str | None = None,
+    header: TrfHeader | None = None,
+) -> str:
     """The TRF of the tournament after round ``upto`` (default: every round entered).
     ``ruleset`` (a key of ``RULESETS``) adds the pairing system line ``192``, as TRF-2026
-    has it: ``FIDE_DUTCH_2025`` or ``FIDE_DUTCH_2017``."""
+    has it: ``FIDE_DUTCH_2025`` or ``FIDE_DUTCH_2017``. ``header`` adds the tournament's
+    lines 022-132 (city, federation, dates, counts, type, arbiters, time control, round
+    dates)."""
     lines = [f"012 {clean_name(data.name, 200)}"]
+    if header is not None:
+        lines += _header_lines(data, header)
     if ruleset is not None:
         lines.append(f"192 {SYSTEM_CODES[ruleset]}")
     points = {p.number: p.points(data.points, upto) for p in data.players}

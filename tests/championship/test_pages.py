@@ -345,7 +345,7 @@ def test_a_players_page_shows_the_mini_match_of_two_games(client: Client) -> Non
     for entrant in (board.white, board.black):
         html = client.get(f"/t/mm/players/{entrant.pk}/").content.decode()
         row = re.search(r"<tbody>.*?</tbody>", html, re.S).group(0)
-        assert "<td>½ <span" in row, row  # not game 1's result alone
+        assert "<td><strong>½</strong> <span" in row, row  # not game 1's result alone
         assert f"({escape(labels['home'])}; {escape(labels['blocked'])})" in row, row
 
 

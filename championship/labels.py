@@ -1,0 +1,85 @@
+"""Names of the tie-breaks and of the table symbols on the public pages, in the user's language
+(the pairing package keeps its FIDE abbreviations and English names, and imports no Django)."""
+
+from __future__ import annotations
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from .pairing import TIEBREAKS
+
+#: Tie-break key → (full name, what it counts), shown in the legend under the standings.
+TIEBREAK_NAMES: dict[str, tuple[Promise, Promise]] = {
+    "bh": (_("Buchholz"), _("the sum of the opponents' points")),
+    "bh_c1": (
+        _("Buchholz Cut-1"),
+        _("the sum of the opponents' points without the lowest one"),
+    ),
+    "bh_m1": (
+        _("Median Buchholz"),
+        _("the sum of the opponents' points without the highest and the lowest"),
+    ),
+    "sb": (
+        _("Sonneborn-Berger"),
+        _("the points of the opponents beaten plus half those of the opponents drawn with"),
+    ),
+    "de": (
+        _("Direct encounter"),
+        _("the points scored against the players tied with"),
+    ),
+    "win": (
+        _("Number of wins"),
+        _(
+            "rounds won, counting the wins by forfeit and the byes worth a win "
+            "(FIDE C.07), unlike W"
+        ),
+    ),
+    "bwg": (_("Games won with Black"), _("games won over the board with Black")),
+    "aro": (_("Average rating of opponents"), _("the average rating of the opponents met")),
+}
+assert set(TIEBREAK_NAMES) == {t.key for t in TIEBREAKS}
+
+
+def tiebreak_name(key: str) -> str:
+    return str(TIEBREAK_NAMES[key][0])
+
+
+#: The result symbols of the crosstable and the player's page, by TRF code, each distinct:
+#: a forfeit win is not a bye.
+RESULT_SYMBOLS = {
+    "1": "1",
+    "0": "0",
+    "=": "½",
+    "W": "1",
+    "L": "0",
+    "D": "½",
+    "+": "+",
+    "-": "−",
+    "U": "B",
+    "H": "H",
+    "F": "F",
+    "Z": "Z",
+    "*": "",
+}
+
+#: The crosstable's legend: symbol → meaning.
+RESULT_LEGEND: list[tuple[str, Promise]] = [
+    ("1 ½ 0", _("won, drawn, lost over the board")),
+    ("+ −", _("won, lost by forfeit (the game was not played)")),
+    ("B", _("pairing-allocated bye (no opponent this round; the points of a bye)")),
+    ("H", _("half-point bye, requested by the player")),
+    ("F", _("full-point bye")),
+    ("Z", _("not paired: absent, withdrawn or not yet entered (no points)")),
+    ("w b", _("the colour played: White, Black")),
+]
+
+#: A bye's name by its code (pairings, the player's page).
+BYE_NAMES: dict[str, Promise] = {
+    "U": _("pairing-allocated bye"),
+    "H": _("half-point bye (requested)"),
+    "F": _("full-point bye"),
+    "Z": _("not playing this round"),
+}
+
+#: The mark of a result entered but not yet confirmed by a second arbiter.
+PROVISIONAL = "†"
