@@ -110,9 +110,12 @@ def request(game_id: int, *, version: int | None = None) -> GameAnalysis | None:
         if not finished(selectors.replay(game)):
             return None
         current = GameAnalysis.objects.filter(game=game).first()
-        if current is not None and current.version == game.version:
-            if state(current) != Status.FAILED:
-                return current
+        if (
+            current is not None
+            and current.version == game.version
+            and state(current) != Status.FAILED
+        ):
+            return current
         token = uuid.uuid4().hex
         row, _created = GameAnalysis.objects.update_or_create(
             game=game,

@@ -79,13 +79,17 @@ def held(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, str]]:
     """Tasks sent but not run (a worker that has not taken them yet)."""
     calls: list[tuple[int, str]] = []
     monkeypatch.setattr(
-        tasks.analyse_game_task, "delay", lambda analysis_id, token: calls.append((analysis_id, token))
+        tasks.analyse_game_task,
+        "delay",
+        lambda analysis_id, token: calls.append((analysis_id, token)),
     )
     return calls
 
 
 def finish(w: dict[str, Any], seed: int = 5) -> Game:
-    services.sheet_replace(game=w["game"], text=finished_record(seed), user=w["user"], overrule=True)
+    services.sheet_replace(
+        game=w["game"], text=finished_record(seed), user=w["user"], overrule=True
+    )
     w["game"].refresh_from_db()
     return w["game"]
 
@@ -108,7 +112,9 @@ def test_a_finished_tournament_game_is_analysed_once_per_version(world, sent):
     assert row.ms_per_ply == 1  # the tests' setting (ANALYSIS_MS_PER_PLY)
     plies = analysis.plies_of(row)
     assert [p.ply for p in plies] == list(range(1, game.turns.count() + 1))
-    assert [p.played for p in plies] == list(game.turns.order_by("ply").values_list("text", flat=True))
+    assert [p.played for p in plies] == list(
+        game.turns.order_by("ply").values_list("text", flat=True)
+    )
     found = analysis.counts(plies)
     assert (row.mistakes_white, row.blunders_white) == found["white"]
     assert (row.mistakes_black, row.blunders_black) == found["black"]
@@ -364,7 +370,10 @@ def test_the_finished_game_page_shows_the_graph_verdicts_and_better_plays(world)
     assert html.count('class="graph-mark"') == sum(
         p.verdict in ("inaccuracy", "mistake", "blunder") for p in plies
     )
-    assert "<polyline" in html and "style=" not in html.split('id="analysis"')[1].split("</section>")[0]
+    assert (
+        "<polyline" in html
+        and "style=" not in html.split('id="analysis"')[1].split("</section>")[0]
+    )
     for p in plies:
         assert f'id="analysis-ply-{p.ply}" data-verdict="{p.verdict}"' in html
     for verdict in ("best", "good", "inaccuracy", "mistake", "blunder"):  # the legend
