@@ -403,13 +403,14 @@ def test_the_analysis_is_in_russian():
 
 
 # --- The player's page --------------------------------------------------------------------
-def test_the_player_page_counts_mistakes_and_blunders_and_is_made_new(world):
+def test_the_player_page_counts_mistakes_and_blunders_and_is_made_new(world, held):
     spectator = Client()
     url = player_url(world)
+    game = finish(world)  # the sheet's transaction; the worker comes after
     assert 'data-game="1"' not in spectator.get(url).content.decode()  # kept in the cache
     version = Tournament.objects.get(pk=world["t"].pk).version
-    game = finish(world)
-    assert Tournament.objects.get(pk=world["t"].pk).version > version
+    assert analysis.run(*held[0]) == "done"
+    assert Tournament.objects.get(pk=world["t"].pk).version == version + 1
     result = GameResult.objects.get(board=world["board"], number=1)
     white_counts = result.analysis_counts("white")
     assert white_counts is not None
