@@ -207,10 +207,14 @@ def analysis_start(request: HttpRequest, pk: int) -> HttpResponse:
     analysis failed); once per version of the game."""
     game = get_object_or_404(Game, pk=pk)
     row = analysis.request(game.pk)
+    if row is not None:  # without a worker the analysis ran inline
+        row = GameAnalysis.objects.filter(pk=row.pk).first()
     if row is None:
         messages.error(request, _("Only a finished game can be analysed."))
     elif analysis.state(row) == GameAnalysis.Status.DONE:
-        messages.info(request, _("This game is analysed."))
+        messages.success(request, _("The game is analysed."))
+    elif analysis.state(row) == GameAnalysis.Status.FAILED:
+        messages.error(request, _("The analysis failed."))
     else:
         messages.success(request, _("The engine is analysing the game."))
     return redirect(game.get_absolute_url() + "#analysis")
