@@ -211,9 +211,9 @@ PAIRING_QUEUE_TIMEOUT = int(os.environ.get("PAIRING_QUEUE_TIMEOUT", "300"))
 # The engine's analysis of a finished game (games/analysis.py, docs/analysis.md): the search's
 # time per ply in milliseconds (a 72-ply game takes about 72 times that). Without a worker
 # (tasks inline, the zero-config default) the analysis runs in the request that finishes the
-# game, so it gets far less time there: about a second for a whole game.
+# game, so it gets far less time there: a few seconds for a whole game of 72 plies.
 ANALYSIS_MS_PER_PLY = int(
-    os.environ.get("ANALYSIS_MS_PER_PLY", "20" if CELERY_TASK_ALWAYS_EAGER else "200")
+    os.environ.get("ANALYSIS_MS_PER_PLY", "10" if CELERY_TASK_ALWAYS_EAGER else "200")
 )
 # A running analysis whose heartbeat (renewed after every ply) is older than this many seconds
 # has lost its worker; one still queued after the second was never started. Either is shown
