@@ -368,7 +368,13 @@ def game_result_sheet_removed(*, board_id: int, number: int) -> None:
     with transaction.atomic():
         updated = GameResult.objects.filter(
             board_id=board_id, number=number, has_sheet=True
-        ).update(has_sheet=False, sheet_plies=0, sheet_result="", sheet_termination="")
+        ).update(
+            has_sheet=False,
+            sheet_plies=0,
+            sheet_result="",
+            sheet_termination="",
+            **NO_ANALYSIS,  # the analysis went with the sheet
+        )
         if updated:
             board = Board.objects.select_related("round").filter(pk=board_id).first()
             if board is not None:

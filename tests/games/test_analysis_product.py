@@ -444,3 +444,16 @@ def test_the_player_page_queries_do_not_grow_with_the_analysed_games():
     html = Client().get(url).content.decode()
     assert 'data-game="1"' in html
     assert queries() == before
+
+
+def test_a_deleted_sheet_takes_its_analysis_and_counts_with_it(world):
+    game = finish(world)
+    result = GameResult.objects.get(board=world["board"], number=1)
+    assert result.analysis_counts("white") is not None
+    spectator = Client()
+    assert 'data-game="1"' in spectator.get(player_url(world)).content.decode()
+    game.delete()  # the admin deletes the sheet: the result stays, the analysis goes
+    result.refresh_from_db()
+    assert result.result and result.analysis_counts("white") is None
+    assert not GameAnalysis.objects.exists()
+    assert 'data-game="1"' not in spectator.get(player_url(world)).content.decode()
