@@ -11,8 +11,8 @@ from django.utils import timezone
 
 from championship.apps import ORGANISERS_GROUP
 from championship.models import Tournament
-from games.demo import create_running_swiss
 from games import analysis
+from games.demo import create_running_swiss
 from games.models import Game, GameAnalysis
 from registrations import tokens
 from registrations.models import MasterClassSignup, Registration
