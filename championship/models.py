@@ -341,6 +341,13 @@ class GameResult(models.Model):
     sheet_plies = models.PositiveSmallIntegerField(default=0)
     sheet_result = models.CharField(max_length=7, choices=RESULTS, blank=True)
     sheet_termination = models.CharField(max_length=10, choices=TERMINATIONS, blank=True)
+    #: The engine's count of each side's mistakes and blunders in the game's sheet, as the
+    #: games app last told (``services.game_result_analysis_set``); None until the sheet of the
+    #: finished game is analysed, and again as soon as the sheet or the result changes.
+    analysis_mistakes_white = models.PositiveSmallIntegerField(null=True, blank=True)
+    analysis_blunders_white = models.PositiveSmallIntegerField(null=True, blank=True)
+    analysis_mistakes_black = models.PositiveSmallIntegerField(null=True, blank=True)
+    analysis_blunders_black = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["board", "number"]
@@ -360,6 +367,12 @@ class GameResult(models.Model):
     def text(self) -> str:
         """``1-0 resign``, or empty without a result (the history's words)."""
         return f"{self.result} {self.termination}".strip()
+
+    def analysis_counts(self, side: str) -> tuple[int, int] | None:
+        """``side``'s mistakes and blunders in this game, once its sheet is analysed."""
+        mistakes = getattr(self, f"analysis_mistakes_{side}")
+        blunders = getattr(self, f"analysis_blunders_{side}")
+        return None if mistakes is None or blunders is None else (mistakes, blunders)
 
 
 class ResultChange(models.Model):

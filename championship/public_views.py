@@ -129,6 +129,7 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                 "terminations": [str(g.get_termination_display()) for g in played if g.termination],
                 "games": [g.number for g in played if g.has_sheet],
                 "provisional": (b.round.number, entrant.starting_number) in provisional,
+                "analysis": _analysis_counts(played, white),
             }
         )
     return render(
@@ -147,6 +148,20 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 def _score(result: str) -> str:
     return {"1/2-1/2": "½–½", "1-0": "1–0", "0-1": "0–1"}.get(result, result)
+
+
+def _analysis_counts(played: list[Any], white_in_game_1: bool) -> list[dict[str, int]]:
+    """The player's mistakes and blunders in each analysed game of a pairing (game 2 has the
+    colours reversed). The games app tells the counts through the championship's write door
+    (``services.game_result_analysis_set``) onto the rows read anyway: no extra query, and
+    storing them makes the tournament's pages new."""
+    out = []
+    for g in played:
+        white = white_in_game_1 if g.number == 1 else not white_in_game_1
+        found = g.analysis_counts("white" if white else "black")
+        if found is not None:
+            out.append({"number": g.number, "mistakes": found[0], "blunders": found[1]})
+    return out
 
 
 @public_page

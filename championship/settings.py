@@ -208,6 +208,18 @@ OUTBOX_SENDING_TIMEOUT = int(os.environ.get("OUTBOX_SENDING_TIMEOUT", "300"))
 # its worker (shown as failed); a request no worker started within the second is given up.
 PAIRING_HEARTBEAT_STALE = int(os.environ.get("PAIRING_HEARTBEAT_STALE", "60"))
 PAIRING_QUEUE_TIMEOUT = int(os.environ.get("PAIRING_QUEUE_TIMEOUT", "300"))
+# The engine's analysis of a finished game (games/analysis.py, docs/analysis.md): the search's
+# time per ply in milliseconds (a 72-ply game takes about 72 times that). Without a worker
+# (tasks inline, the zero-config default) the analysis runs in the request that finishes the
+# game, so it gets far less time there: a few seconds for a whole game of 72 plies.
+ANALYSIS_MS_PER_PLY = int(
+    os.environ.get("ANALYSIS_MS_PER_PLY", "10" if CELERY_TASK_ALWAYS_EAGER else "200")
+)
+# A running analysis whose heartbeat (renewed after every ply) is older than this many seconds
+# has lost its worker; one still queued after the second was never started. Either is shown
+# as failed, and an organiser can start it again.
+ANALYSIS_HEARTBEAT_STALE = int(os.environ.get("ANALYSIS_HEARTBEAT_STALE", "120"))
+ANALYSIS_QUEUE_TIMEOUT = int(os.environ.get("ANALYSIS_QUEUE_TIMEOUT", str(6 * 3600)))
 EMAIL_URL = os.environ.get("EMAIL_URL", "")
 if EMAIL_URL:
     _email = urlsplit(EMAIL_URL)

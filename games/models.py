@@ -101,3 +101,47 @@ class Turn(models.Model):
 
     def __str__(self) -> str:
         return f"{self.ply}. {self.text}"
+
+
+class GameAnalysis(models.Model):
+    """The engine's analysis of a finished game (``games.analysis``): one per game, for the
+    game's ``version`` it analysed. Any change of the sheet deletes it (the analysis of an
+    earlier sheet no longer holds); it is shown only while the game is finished and still at
+    that version, so nothing of it is reachable during play.
+
+    ``plies`` holds ``PlyAnalysis.as_dict()`` of each ply in ply order; the counts are the
+    mistakes and blunders of each side (None until done)."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("waiting for the engine")
+        RUNNING = "running", _("being analysed")
+        DONE = "done", _("analysed")
+        FAILED = "failed", _("failed")
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
+    #: The game's version analysed (``Game.version``).
+    version = models.PositiveIntegerField()
+    #: The request this row belongs to: a task whose token differs does nothing.
+    token = models.CharField(max_length=32)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveSmallIntegerField(default=0)
+    ms_per_ply = models.PositiveIntegerField(default=200)
+    plies = models.JSONField(default=list, blank=True)
+    mistakes_white = models.PositiveSmallIntegerField(null=True, blank=True)
+    blunders_white = models.PositiveSmallIntegerField(null=True, blank=True)
+    mistakes_black = models.PositiveSmallIntegerField(null=True, blank=True)
+    blunders_black = models.PositiveSmallIntegerField(null=True, blank=True)
+    error = models.CharField(max_length=200, blank=True)
+    requested_at = models.DateTimeField()
+    started_at = models.DateTimeField(null=True, blank=True)
+    #: Renewed after every ply analysed: a running analysis whose beat is older than
+    #: ``ANALYSIS_HEARTBEAT_STALE`` seconds has lost its worker.
+    beat_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("game analysis")
+        verbose_name_plural = _("game analyses")
+
+    def __str__(self) -> str:
+        return f"{self.game} · v{self.version}: {self.status}"

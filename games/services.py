@@ -21,7 +21,7 @@ from championship import services as championship
 from championship.models import Board, Round
 from common.types import Actor, user_or_none
 
-from . import selectors
+from . import analysis, selectors
 from .clock import clock_text, stopped, valid_clock_text
 from .engine import BLACK, WHITE, EngineError
 from .engine.core import PHASE_PLIES
@@ -137,6 +137,7 @@ def _flag_if_fallen(game: Game, eg: EngineGame, user: Actor, now: datetime) -> b
         **{f"clock_{side}_ms": 0},
     )
     _tell_championship(game, eg, user, overrule=True)  # the server's clock decides
+    analysis.sheet_changed(game, eg)
     return True
 
 
@@ -223,6 +224,7 @@ def _record_turn(
         ) from None
     _touch(game, **fields)
     _tell_championship(game, eg, user, overrule=overrule)
+    analysis.sheet_changed(game, eg)
     return turn
 
 
@@ -251,6 +253,7 @@ def turn_undo(
         eg = selectors.sheet(game, turns[:-1], terminations=False)
         _touch(game, **fields)
         _tell_championship(game, eg, user, overrule=True)
+        analysis.sheet_changed(game, eg)  # a game reopened: its analysis is gone
     return last
 
 
@@ -299,6 +302,7 @@ def sheet_replace(*, game: Game, text: str, user: Actor, overrule: bool = False)
                 fields["black_name"] = tags["Black"][:150]
         _touch(game, **fields)
         _tell_championship(game, eg, user, overrule=overrule)
+        analysis.sheet_changed(game, eg)
     return eg
 
 
@@ -346,6 +350,7 @@ def game_terminate(
             **spent,
         )
         _tell_championship(game, eg, user, overrule=overrule)
+        analysis.sheet_changed(game, eg)
     return outcome
 
 
@@ -400,6 +405,8 @@ def clock_pause(*, game: Game, user: Actor, now: datetime | None = None) -> None
     with transaction.atomic():
         game = _lock(game)
         eg = selectors.replay(game)
+        if eg.outcome is not None:
+            return  # a finished game's clock is stopped (and its version, analysed, stays)
         if _flag_if_fallen(game, eg, user, now):
             return
         _touch(game, clock_running_since=None, **stopped(selectors.clock(game, eg, now)))

@@ -21,14 +21,14 @@ from common.cache import anonymous, page_for
 from common.permissions import organiser_required
 from common.responses import text_download, version_json
 
-from . import board_svg, records, selectors, services
+from . import analysis, board_svg, records, selectors, services
 from .clock import Clock, clock_text
 from .engine import BLACK, WHITE, card_text, playable_cards
 from .engine.clicks import click_plays as engine_click_plays
 from .engine.core import CARDS, hand_text
 from .engine.game import Game as EngineGame
 from .messages import SIDE_NAMES, TERMINATION_NAMES
-from .models import ORGANISER_TERMINATIONS, Game, Turn
+from .models import ORGANISER_TERMINATIONS, Game, GameAnalysis, Turn
 
 PERM = "games.change_game"
 
@@ -179,12 +179,14 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
             live=eg.outcome is None and not game.adjourned,
             can_manage=request.user.has_perm(PERM),
         )
+        context["analysis"] = analysis.page(game, eg, can_manage=context["can_manage"])
         return render(request, "games/detail.html", context)
 
     if not anonymous(request):
         return render_page()
     tournament = game.board.round.tournament.version if game.board else ""
-    key = f"game{game.pk}:v{game.version}:t{tournament}:{get_language()}"
+    stamp = analysis.stamp(game)
+    key = f"game{game.pk}:v{game.version}:t{tournament}:a{stamp}:{get_language()}"
     return page_for(request, key, render_page)
 
 
@@ -192,6 +194,93 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
 def version(request: HttpRequest, pk: int) -> JsonResponse:
     """Polled by a game in progress (static/js/live.js) to reload when a turn is entered."""
     return version_json(Game.objects.filter(pk=pk))
+
+
+# --- The engine's analysis (games/analysis.py) -----------------------------------------
+@never_cache
+def analysis_status(request: HttpRequest, pk: int) -> JsonResponse:
+    """Polled by a finished game's page while its analysis is queued or running
+    (static/js/analysis.js). Nothing for a game in progress."""
+    game = _public_game(pk)
+    eg = selectors.replay(game)
+    if not analysis.finished(eg):
+        raise Http404(_("The game is not over."))
+    row = analysis.shown(game, eg)
+    if row is None:
+        return JsonResponse({"state": "none", "percent": 0})
+    return JsonResponse({"state": analysis.state(row), "percent": row.progress})
+
+
+@require_POST
+@organiser
+def analysis_start(request: HttpRequest, pk: int) -> HttpResponse:
+    """An organiser asks for the analysis of a finished game (a friendly game, or one whose
+    analysis failed); once per version of the game."""
+    game = get_object_or_404(Game, pk=pk)
+    row = analysis.request(game.pk)
+    if row is not None:  # without a worker the analysis ran inline
+        row = GameAnalysis.objects.filter(pk=row.pk).first()
+    if row is None:
+        messages.error(request, _("Only a finished game can be analysed."))
+    elif analysis.state(row) == GameAnalysis.Status.DONE:
+        messages.success(request, _("The game is analysed."))
+    elif analysis.state(row) == GameAnalysis.Status.FAILED:
+        messages.error(request, _("The analysis failed."))
+    else:
+        messages.success(request, _("The engine is analysing the game."))
+    return redirect(game.get_absolute_url() + "#analysis")
+
+
+def analysis_ply(request: HttpRequest, pk: int, ply: int) -> HttpResponse:
+    """The better play of an analysed ply drawn on the board, beside the turn played."""
+    game = _public_game(pk)
+
+    def render_page() -> HttpResponse:
+        turns = _turns(game)
+        eg = selectors.replay(game, turns)
+        row = analysis.shown(game, eg)
+        if row is None or analysis.state(row) != GameAnalysis.Status.DONE:
+            raise Http404(_("This game has no analysis."))
+        plies = analysis.plies_of(row)
+        if not 1 <= ply <= len(plies):
+            raise Http404(_("This game has no such ply."))
+        p = plies[ply - 1]
+        before, after_played, after_best = analysis.better_play(eg, p)
+        white, black = selectors.names(game)
+        line = analysis.lines([p])[0]
+        marked = [q.ply for q in plies if q.best != q.played]
+        return render(
+            request,
+            "games/analysis_ply.html",
+            {
+                "game": game,
+                "white_name": white,
+                "black_name": black,
+                "line": line,
+                "side_name": SIDE_NAMES[p.side],
+                "board_before": board_svg.board(
+                    before, numbering=p.side, label=_("Before ply %(n)d") % {"n": p.ply}
+                ),
+                "board_played": board_svg.board(
+                    after_played,
+                    numbering=p.side,
+                    label=_("After the turn played: %(t)s") % {"t": p.played},
+                ),
+                "board_best": board_svg.board(
+                    after_best,
+                    numbering=p.side,
+                    label=_("After the engine's play: %(t)s") % {"t": p.best},
+                ),
+                "previous": max((q for q in marked if q < ply), default=None),
+                "next": min((q for q in marked if q > ply), default=None),
+                "tournament": game.board.round.tournament if game.board else None,
+            },
+        )
+
+    if not anonymous(request):
+        return render_page()
+    key = f"game{game.pk}:v{game.version}:a{analysis.stamp(game)}:ply{ply}:{get_language()}"
+    return page_for(request, key, render_page)
 
 
 def record(request: HttpRequest, pk: int) -> HttpResponse:

@@ -16,6 +16,7 @@ def _isolation(settings):  # type: ignore[no-untyped-def]
     from django.utils import translation
 
     settings.RATELIMIT_ENABLE = False
+    settings.ANALYSIS_MS_PER_PLY = 1  # a finished game's analysis runs inline: keep it short
     cache.clear()
     translation.activate(settings.LANGUAGE_CODE)  # a Russian request before leaves it active
     yield

@@ -69,6 +69,35 @@ def turn_on_a_sheet(w: dict[str, Any]) -> tuple[str, str]:
     return f"/games/{game.pk}/", text
 
 
+def analysis_on_the_player_page(w: dict[str, Any]) -> tuple[str, re.Pattern[str]]:
+    """A sheet that finishes a game is analysed by a worker after the sheet's transaction:
+    the player's page kept in the cache meanwhile shows the counts of mistakes and blunders
+    as soon as the analysis is stored."""
+    import random
+    from unittest import mock
+
+    from games import analysis, tasks
+    from games.demo import play_game
+    from games.services import sheet_replace
+    from tests.games.helpers import record
+
+    result = _open_game(w["t"])
+    game = Game.objects.get(board=result.board, number=1)
+    url = f"/t/{SLUG}/players/{result.board.white_id}/"
+    eg = play_game(random.Random(3), strong="white")
+    queued: list[tuple[int, str]] = []
+    with mock.patch.object(tasks.analyse_game_task, "delay", lambda *a: queued.append(a)):
+        sheet_replace(
+            game=game,
+            text=record([t.text for t in eg.turns], eg.result, eg.termination),
+            user=None,
+            overrule=True,
+        )
+    assert 'data-game="1"' not in Client().get(url).content.decode()  # kept, no counts yet
+    assert analysis.run(*queued[0]) == "done"  # the worker
+    return url, re.compile(r'data-game="1">\d+ mistakes?, \d+ blunders?<')
+
+
 def late_entry_with_half_point_byes(w: dict[str, Any]) -> tuple[str, str]:
     w["org"].post(
         f"/t/{SLUG}/manage/",
@@ -180,6 +209,7 @@ CASES: list[Callable[[dict[str, Any]], tuple[str, Any]]] = [
     provisional_result_marked,
     result_on_the_round_page,
     turn_on_a_sheet,
+    analysis_on_the_player_page,
     late_entry_with_half_point_byes,
     late_entry_on_the_standings,
     requested_bye_in_the_next_round,

@@ -11,8 +11,9 @@ from django.utils import timezone
 
 from championship.apps import ORGANISERS_GROUP
 from championship.models import Tournament
+from games import analysis
 from games.demo import create_running_swiss
-from games.models import Game
+from games.models import Game, GameAnalysis
 from registrations import tokens
 from registrations.models import MasterClassSignup, Registration
 from tests.conftest import make_session
@@ -51,6 +52,9 @@ def test_every_url_by_role():
     first = swiss.entrants.order_by("starting_number").first()
     game = Game.objects.filter(board__round__tournament=swiss).order_by("pk").first()
     board = game.board
+    analysed = analysis.request(game.pk)  # a finished game, analysed: public like its page
+    assert analysed is not None
+    other = Game.objects.filter(board__round__tournament=swiss).order_by("pk")[1]
     manage = tokens.make_token(tokens.MANAGE, reg.pk, reg.email)
     confirm = tokens.make_token(tokens.CONFIRM, reg.pk, reg.email)
     cancel = tokens.make_token(tokens.SIGNUP, signup.pk, signup.email)
@@ -170,6 +174,9 @@ def test_every_url_by_role():
         "games:clock": (f"/games/{game.pk}/clock/", LOGIN, DENIED, OK, OK),
         "games:clock_state": (f"/games/{game.pk}/clock/state.json", LOGIN, DENIED, OK, OK),
         "games:clock_action": (f"/games/{game.pk}/clock/action/", 405, 405, 405, 405),
+        "games:analysis_status": (f"/games/{game.pk}/analysis.json", OK, OK, OK, OK),
+        "games:analysis_start": (f"/games/{game.pk}/analysis/start/", 405, 405, 405, 405),
+        "games:analysis_ply": (f"/games/{game.pk}/analysis/1/", OK, OK, OK, OK),
     }
     routed = set(names(get_resolver().url_patterns))
     assert routed <= set(pages), f"URLs without a permission entry: {sorted(routed - set(pages))}"
@@ -224,10 +231,12 @@ def test_every_url_by_role():
         (f"/games/{game.pk}/sheet/", {"action": "undo"}),
         (f"/games/{game.pk}/clock/action/", {"action": "start"}),
         ("/games/new/", {"white_name": "A", "black_name": "B"}),
+        (f"/games/{other.pk}/analysis/start/", {}),
     ):
         assert clients[0].post(url, data).status_code == LOGIN
         assert clients[1].post(url, data).status_code == DENIED
     assert game.turns.count() == turns and Game.objects.filter(board=None).count() == 0
+    assert not GameAnalysis.objects.filter(game=other).exists()
     # A tampered link is refused with a clear page.
     assert clients[0].get(reverse("registrations:manage", args=[manage + "x"])).status_code == 400
 

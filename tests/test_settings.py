@@ -104,3 +104,21 @@ def test_the_trusted_proxy_header_comes_from_the_environment() -> None:
     assert run_manage("shell", "-v", "0", "-c", code).stdout.strip() == "''"
     proc = run_manage("shell", "-v", "0", "-c", code, TRUSTED_PROXY_HEADER="HTTP_X_REAL_IP")
     assert proc.stdout.strip() == "'HTTP_X_REAL_IP'"
+
+
+def test_the_analysis_gets_little_time_when_it_runs_inline() -> None:
+    """Without a worker the analysis of a finished game runs in the request that finished it:
+    10 ms a ply (a few seconds a game); with a worker 200 ms; the environment overrides."""
+    code = "from django.conf import settings as s; print(s.ANALYSIS_MS_PER_PLY)"
+    env = {k: v for k, v in os.environ.items() if k.startswith("ANALYSIS_")}
+    for key in env:
+        os.environ.pop(key)
+    try:
+        inline = run_manage("shell", "-v", "0", "-c", code).stdout.split()
+        worker = run_manage(
+            "shell", "-v", "0", "-c", code, REDIS_URL="redis://127.0.0.1:6379/3"
+        ).stdout.split()
+        chosen = run_manage("shell", "-v", "0", "-c", code, ANALYSIS_MS_PER_PLY="50").stdout
+    finally:
+        os.environ.update(env)
+    assert inline == ["10"] and worker == ["200"] and chosen.split() == ["50"]

@@ -34,6 +34,19 @@ from .errors import ChampionshipError
 
 Source = GameResult.Source
 
+#: The engine's counts of a game's mistakes and blunders (``game_result_analysis_set``).
+ANALYSIS_FIELDS = (
+    "analysis_mistakes_white",
+    "analysis_blunders_white",
+    "analysis_mistakes_black",
+    "analysis_blunders_black",
+)
+NO_ANALYSIS: dict[str, Any] = dict.fromkeys(ANALYSIS_FIELDS)
+
+
+def _has_analysis(game: GameResult) -> bool:
+    return any(getattr(game, name) is not None for name in ANALYSIS_FIELDS)
+
 
 def describe(result: str, termination: str, *, unfinished: bool = False) -> str:
     """``1-0 (resign)`` in the user's language; without a result "no result" (or "an
@@ -178,6 +191,8 @@ def _write(
         termination = ""
     changed = (result, termination) != (game.result, game.termination)
     fields: dict[str, Any] = dict(sheet or {})
+    if not result and _has_analysis(game):
+        fields.update(NO_ANALYSIS)  # the game is no longer over: its analysis is not shown
     if changed:
         fields.update(
             result=result,
@@ -286,7 +301,11 @@ def game_result_sheet_set(
             "sheet_plies": plies,
             "sheet_result": outcome[0] if outcome else "",
             "sheet_termination": outcome[1] if outcome else "",
+            # A new sheet: the analysis of the earlier one no longer holds (the games app
+            # tells the new one's once it is done).
+            **NO_ANALYSIS,
         }
+        analysed = _has_analysis(game)
         entered = (game.result, game.termination)
         by_hand = bool(game.result) and game.source == Source.ORGANISER
         if outcome is not None:
@@ -308,9 +327,39 @@ def game_result_sheet_set(
             confirmation=tournament.two_person_confirmation,
             sheet=sheet,
         )
-        if changed or news:
+        if changed or news or analysed:
             tournament_changed(tournament.pk)
     return game
+
+
+def game_result_analysis_set(
+    *, board_id: int, number: int, counts: dict[str, tuple[int, int]] | None
+) -> bool:
+    """The engine's analysis of game ``number`` of a pairing is done (``counts``: each side's
+    mistakes and blunders, ``{"white": (m, b), "black": (m, b)}``) or no longer holds (None).
+    The games app calls this (it owns the sheets and their analysis); the player's page shows
+    the counts. Only beside a result: a game without one is not over. True if anything
+    changed (and the tournament's pages got a new version)."""
+    with transaction.atomic():
+        game = (
+            GameResult.objects.select_for_update()
+            .filter(board_id=board_id, number=number)
+            .select_related("board__round")
+            .first()
+        )
+        if game is None:
+            return False
+        fields: dict[str, Any] = dict(NO_ANALYSIS)
+        if counts is not None and game.result:
+            for side in ("white", "black"):
+                mistakes, blunders = counts[side]
+                fields[f"analysis_mistakes_{side}"] = mistakes
+                fields[f"analysis_blunders_{side}"] = blunders
+        if all(getattr(game, name) == value for name, value in fields.items()):
+            return False
+        GameResult.objects.filter(pk=game.pk).update(**fields)
+        tournament_changed(game.board.round.tournament_id)
+    return True
 
 
 def game_result_sheet_removed(*, board_id: int, number: int) -> None:
@@ -319,7 +368,13 @@ def game_result_sheet_removed(*, board_id: int, number: int) -> None:
     with transaction.atomic():
         updated = GameResult.objects.filter(
             board_id=board_id, number=number, has_sheet=True
-        ).update(has_sheet=False, sheet_plies=0, sheet_result="", sheet_termination="")
+        ).update(
+            has_sheet=False,
+            sheet_plies=0,
+            sheet_result="",
+            sheet_termination="",
+            **NO_ANALYSIS,  # the analysis went with the sheet
+        )
         if updated:
             board = Board.objects.select_related("round").filter(pk=board_id).first()
             if board is not None:

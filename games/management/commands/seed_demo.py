@@ -24,7 +24,9 @@ from django.utils import timezone
 
 from championship.apps import ORGANISERS_GROUP, ensure_organisers_group
 from championship.models import Tournament
+from games import analysis
 from games.demo import create_running_swiss
+from games.models import Game
 from registrations.models import Experience, MasterClassSession, MasterClassSignup, Registration
 
 ORGANISER_USERNAME = "organiser"
@@ -127,6 +129,19 @@ class Command(BaseCommand):
                 slug="demo-swiss", players=24, rounds=5, name="Toronto Autumn Open (demo)"
             )
             self.stdout.write(self.style.SUCCESS(f"Running Swiss ready at /t/{t.slug}/"))
+            self.analyse_some(t)
+
+    def analyse_some(self, t: Tournament, n: int = 4) -> None:
+        """The engine's analysis of a few finished games of round 1 (inline without a worker,
+        a few seconds each; queued with one); the others on an organiser's request."""
+        games = Game.objects.filter(board__round__tournament=t, board__round__number=1)
+        done = 0
+        for game in games.order_by("board__number", "number"):
+            if done >= n:
+                break
+            if analysis.request(game.pk) is not None:
+                done += 1
+        self.stdout.write(f"The engine analyses {done} games of round 1.")
 
     @transaction.atomic
     def seed_base(self, *, random_password: bool = False) -> None:
