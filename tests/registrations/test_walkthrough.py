@@ -46,3 +46,36 @@ def test_russian_pages_write_the_dates_as_russian_does(client, tournament) -> No
     with translation.override("ru"):
         label = SessionChoiceField(queryset=None).label_from_instance(session)
     assert " — среда, " in label  # the master-class choice, inside a sentence
+
+
+def test_an_organisers_withdrawal_does_not_ask_whether_the_player_changed_their_mind(
+    tournament, mailoutbox
+):  # type: ignore[no-untyped-def]
+    from registrations.models import Registration
+    from registrations.services import entries
+    from tests.conftest import registration_form
+
+    data = registration_form(email="boris@example.org", language="ru")
+    made = entries.registration_create(
+        tournament=tournament,
+        **{k: data[k] for k in ("name", "email", "phone", "club", "experience", "language")},
+    )
+    mailoutbox.clear()
+    entries.registration_withdraw(registration=made.registration, by_organiser=True)
+    (message,) = mailoutbox
+    assert "Организаторы отменили вашу регистрацию" in message.body
+    assert "Передумали?" not in message.body  # the player did not withdraw: nothing to regret
+    assert "Если вы считаете, что это ошибка" in message.body
+    assert "/registration/manage/" in message.body  # the registration is still there to see
+    assert Registration.objects.get().status == Registration.Status.WITHDRAWN
+    # The player's own withdrawal still offers to enter again.
+    mailoutbox.clear()
+    other = entries.registration_create(
+        tournament=tournament,
+        **{
+            **{k: data[k] for k in ("name", "phone", "club", "experience", "language")},
+            "email": "anna@example.org",
+        },
+    )
+    entries.registration_withdraw(registration=other.registration)
+    assert "Передумали?" in mailoutbox[-1].body
