@@ -214,7 +214,12 @@ def confirm(request: HttpRequest, token: str) -> HttpResponse:
     return render(
         request,
         "registrations/confirmed.html",
-        {"registration": registration, "newly": newly, "manage_token": manage_token},
+        {
+            "registration": registration,
+            "newly": newly,
+            "manage_token": manage_token,
+            "position": selectors.registration_waiting_position(registration=registration),
+        },
     )
 
 

@@ -79,3 +79,42 @@ def test_an_organisers_withdrawal_does_not_ask_whether_the_player_changed_their_
     )
     entries.registration_withdraw(registration=other.registration)
     assert "Передумали?" in mailoutbox[-1].body
+
+
+def _confirm_page(client, registration, language: str = "en") -> str:  # type: ignore[no-untyped-def]
+    from registrations import tokens
+
+    token = tokens.make_token(tokens.CONFIRM, registration.pk, registration.email)
+    page = client.get(
+        reverse("registrations:confirm", args=[token]) + f"?lang={language}",
+    )
+    assert page.status_code == 200
+    return page.content.decode()
+
+
+def test_confirming_the_address_says_the_status_not_see_you_to_everyone(client, tournament):  # type: ignore[no-untyped-def]
+    from registrations.models import Registration
+    from registrations.services import entries
+    from tests.conftest import registration_form
+
+    tournament.entry_cap = 1
+    tournament.save()
+    made = []
+    for email in ("anna@example.org", "boris@example.org", "chen@example.org"):
+        data = {**registration_form(email=email, language="en"), "email": email}
+        made.append(
+            entries.registration_create(
+                tournament=tournament,
+                **{k: data[k] for k in ("name", "email", "phone", "club", "experience", "language")},
+            ).registration
+        )
+    anna, boris, chen = made
+    page = _confirm_page(client, anna)
+    assert "See you at Toronto Open!" in page and 'data-status="entered"' in page
+    assert "<title>Your e-mail address is confirmed" in page
+    page = _confirm_page(client, chen, "ru")
+    assert "До встречи" not in page and 'data-status="waitlisted"' in page
+    assert "номер в очереди — 2" in page
+    entries.registration_withdraw(registration=Registration.objects.get(pk=boris.pk))
+    page = _confirm_page(client, boris)
+    assert "See you at" not in page and 'data-status="withdrawn"' in page
