@@ -67,10 +67,13 @@ def _used_up(request: HttpRequest, group: str, key: object, rate: str) -> bool:
     return usage is not None and usage["count"] >= usage["limit"]
 
 
-def check_address(request: HttpRequest) -> None:
+def check_address(request: HttpRequest, *, same_registration: bool = False) -> None:
     """Before handling a post: refuse it (429) if this address has used up its successful or
-    its refused posts."""
-    if _used_up(request, DONE, _address, settings.REGISTRATIONS_PER_ADDRESS):
+    its refused posts (``same_registration``, the offered sign-up of a registration already
+    counted: only the refused ones)."""
+    if not same_registration and _used_up(
+        request, DONE, _address, settings.REGISTRATIONS_PER_ADDRESS
+    ):
         raise Throttled(per_email=False, rate=settings.REGISTRATIONS_PER_ADDRESS)
     if _used_up(request, REFUSED, _address, settings.REFUSED_POSTS_PER_ADDRESS):
         raise Throttled(per_email=False, rate=settings.REFUSED_POSTS_PER_ADDRESS)

@@ -348,17 +348,23 @@ def masterclass_signup(request: HttpRequest, pk: int) -> HttpResponse:
             "phone": registration.phone,
             "language": registration.language,
         }
+    # The first sign-up of the registration just made in this browser, for its address: part
+    # of that registration, already counted by the rate limit.
+    offered = _offered_to(request) if request.method == "POST" else None
+    if (
+        offered is not None
+        and offered.email.lower() != request.POST.get("email", "").strip().lower()
+    ):
+        offered = None
+    first_offer = offered is not None and not offered.masterclass_signups.exists()
     if request.method == "POST":
-        throttle.check_address(request)
+        throttle.check_address(request, same_registration=first_offer)
     waiting = selectors.signup_waiting_positions(session=session)
     full = session.is_full or bool(waiting)
     form = SignupForm(request.POST or None, initial=initial, waiting_list=full)
     if request.method == "POST" and form.is_valid() and not form.is_spam:
         data = form.cleaned_data
         throttle.check_email(request, data["email"])
-        offered = _offered_to(request)
-        if offered is not None and offered.email.lower() != data["email"].lower():
-            offered = None
         signup, created = masterclass.signup_create(
             session=session,
             name=data["name"],
@@ -368,9 +374,7 @@ def masterclass_signup(request: HttpRequest, pk: int) -> HttpResponse:
             registration=offered,
         )
         # The offer of the registration just made is part of it: one count for the address.
-        throttle.count_done(
-            request, data["email"], same_registration=offered is not None and created
-        )
+        throttle.count_done(request, data["email"], same_registration=first_offer)
         request.session["signup_done"] = {"id": signup.pk, "created": created}
         return redirect("registrations:signup_done")
     if request.method == "POST":
