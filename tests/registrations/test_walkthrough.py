@@ -105,7 +105,9 @@ def test_confirming_the_address_says_the_status_not_see_you_to_everyone(client, 
         made.append(
             entries.registration_create(
                 tournament=tournament,
-                **{k: data[k] for k in ("name", "email", "phone", "club", "experience", "language")},
+                **{
+                    k: data[k] for k in ("name", "email", "phone", "club", "experience", "language")
+                },
             ).registration
         )
     anna, boris, chen = made
