@@ -9,6 +9,7 @@ from datetime import date, datetime
 from typing import Any
 
 from django import template
+from django.utils.translation import pgettext
 
 from .. import dates
 
@@ -45,3 +46,14 @@ def tournament_dates(tournament: Any, where: str = "") -> str:
 def session_when(session: Any, where: str = "") -> str:
     """The session's day, start and end."""
     return _placed(dates.time_range(session.starts_at, session.ends_at), where)
+
+
+@register.filter
+def taught_in(session: Any) -> str:
+    """The language a session is taught in, as a phrase of the page's language: "in English",
+    "на английском" (not the language's own name, which reads oddly in a Russian sentence)."""
+    phrases = {
+        "en": pgettext("master class taught", "in English"),
+        "ru": pgettext("master class taught", "in Russian"),
+    }
+    return phrases.get(session.language, session.get_language_display())

@@ -120,3 +120,13 @@ def test_confirming_the_address_says_the_status_not_see_you_to_everyone(client, 
     entries.registration_withdraw(registration=Registration.objects.get(pk=boris.pk))
     page = _confirm_page(client, boris)
     assert "See you at" not in page and 'data-status="withdrawn"' in page
+
+
+def test_the_language_of_a_session_reads_as_a_phrase_of_the_page(client) -> None:  # type: ignore[no-untyped-def]
+    session = make_session(language="en")
+    listing = client.get(reverse("registrations:masterclass_list") + "?lang=ru").content.decode()
+    assert "на английском" in listing and "язык: English" not in listing
+    form = client.get(reverse("registrations:signup", args=[session.pk]) + "?lang=ru")
+    assert "на английском" in form.content.decode()
+    english = client.get(reverse("registrations:masterclass_list") + "?lang=en").content.decode()
+    assert "in English" in english
