@@ -130,3 +130,36 @@ def test_the_language_of_a_session_reads_as_a_phrase_of_the_page(client) -> None
     assert "на английском" in form.content.decode()
     english = client.get(reverse("registrations:masterclass_list") + "?lang=en").content.decode()
     assert "in English" in english
+
+
+def test_withdrawing_in_the_admin_is_an_organisers_withdrawal(client, tournament, mailoutbox):  # type: ignore[no-untyped-def]
+    from django.contrib.auth.models import User
+
+    from registrations.models import Registration
+    from registrations.services import entries
+    from tests.conftest import registration_form
+
+    tournament.entry_cap = 1
+    tournament.save()
+    for email in ("anna@example.org", "boris@example.org"):
+        data = {**registration_form(email=email, language="en"), "email": email}
+        entries.registration_create(
+            tournament=tournament,
+            **{k: data[k] for k in ("name", "email", "phone", "club", "experience", "language")},
+        )
+    anna = Registration.objects.get(email="anna@example.org")
+    client.force_login(User.objects.create_superuser("admin", "a@example.org", "pw"))
+    url = reverse("admin:registrations_registration_change", args=[anna.pk])
+    form = client.get(url).context["adminform"].form
+    data = {k: ("" if v is None else v) for k, v in form.initial.items() if k in form.fields}
+    data.update(status="withdrawn", phone_0="CA", phone_1="4165550123")
+    data["phone"] = "+14165550123"
+    mailoutbox.clear()
+    answer = client.post(url, data)
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    anna.refresh_from_db()
+    assert anna.status == Registration.Status.WITHDRAWN and anna.withdrawn_at is not None
+    to_anna = [m for m in mailoutbox if m.to == ["anna@example.org"]]
+    assert len(to_anna) == 1 and "The organisers have withdrawn" in to_anna[0].body
+    assert Registration.objects.get(email="boris@example.org").status == "entered"
+    assert any(m.to == ["boris@example.org"] for m in mailoutbox)  # promoted, e-mailed
