@@ -1,4 +1,7 @@
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
 
 from .models import (
     Announcement,
@@ -8,6 +11,7 @@ from .models import (
     OutboundEmail,
     Registration,
 )
+from .services import entries
 
 
 # Saving or deleting here (a status, a cap, seats) fills freed places from the waiting list:
@@ -26,7 +30,23 @@ class RegistrationAdmin(admin.ModelAdmin):
     ]
     list_filter = ["tournament", "status", "experience", "language"]
     search_fields = ["name", "email", "club"]
-    readonly_fields = ["consent_at", "created_at", "updated_at"]
+    readonly_fields = ["consent_at", "created_at", "updated_at", "withdrawn_at"]
+
+    def save_model(self, request: HttpRequest, obj: Registration, form: Any, change: bool) -> None:
+        """Setting the status to withdrawn here is an organiser's withdrawal, as on the
+        organisers' pages: the time is noted, the player is e-mailed and the place goes to the
+        waiting list (``entries.registration_withdraw``)."""
+        withdrawing = (
+            change
+            and obj.status == Registration.Status.WITHDRAWN
+            and form.initial.get("status") != Registration.Status.WITHDRAWN
+        )
+        if withdrawing:
+            obj.status = form.initial["status"]
+        super().save_model(request, obj, form, change)
+        if withdrawing:
+            withdrawn = entries.registration_withdraw(registration=obj, by_organiser=True)
+            obj.status, obj.withdrawn_at = withdrawn.status, withdrawn.withdrawn_at
 
 
 class SignupInline(admin.TabularInline):

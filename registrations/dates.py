@@ -1,13 +1,27 @@
 """Dates and times as people read them, in the active language and Toronto time: "Wednesday,
-December 23, 2026, 6:30 p.m." / "Среда, 23 декабря 2026, 18:30" (Django's localised
-formats; the long date's pattern is translated in the catalogue)."""
+December 23, 2026, 6:30 p.m." / "среда, 23 декабря 2026, 18:30" (Django's localised
+formats; the long date's pattern is translated in the catalogue).
+
+Russian writes the days of the week in lower case ("среда"; Django's catalogue capitalises
+them as standalone names): the functions here give them in lower case, so that a date reads
+right inside a sentence ("…, среда, 23 декабря", "с 30 декабря до четверга"); a date that
+starts a line is capitalised by :func:`sentence` (the template filters do it)."""
 
 from __future__ import annotations
 
 from datetime import date, datetime
 
 from django.utils import formats, timezone
-from django.utils.translation import pgettext
+from django.utils.text import capfirst
+from django.utils.translation import get_language, pgettext
+
+#: Languages whose days of the week are common nouns, written in lower case in a sentence.
+LOWER_CASE_WEEKDAYS = ("ru",)
+
+
+def sentence(text: str) -> str:
+    """A date that starts a line: its first letter capitalised."""
+    return str(capfirst(text))
 
 
 def long_date(value: date | datetime) -> str:
@@ -15,7 +29,11 @@ def long_date(value: date | datetime) -> str:
     if isinstance(value, datetime):
         value = timezone.localtime(value)
     # Translators: a Django date format (https://docs.djangoproject.com/en/stable/ref/templates/builtins/#date); Russian: "l, j E Y" (E is the month in the genitive).
-    return formats.date_format(value, pgettext("long date with weekday", "l, F j, Y"))
+    text = formats.date_format(value, pgettext("long date with weekday", "l, F j, Y"))
+    if (get_language() or "").split("-")[0] in LOWER_CASE_WEEKDAYS:
+        weekday = formats.date_format(value, "l")
+        text = text.replace(weekday, weekday.lower(), 1)
+    return text
 
 
 def time_of_day(value: datetime) -> str:

@@ -5,6 +5,9 @@ in the person's language whatever the browser's."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -27,8 +30,32 @@ def public_form_rate(group: str, request: HttpRequest) -> str:
     return settings.PUBLIC_FORM_RATE
 
 
+def _throttled(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A post refused by a limit of ``throttle`` answers a page that says which limit and how
+    long to wait (nothing was saved), instead of the site's generic "wait a minute"."""
+
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except throttle.Throttled as refused:
+            return render(
+                request,
+                "registrations/too_many.html",
+                {
+                    "per_email": refused.per_email,
+                    "minutes": refused.minutes,
+                    "organiser_email": settings.ORGANISER_EMAIL,
+                },
+                status=429,
+            )
+
+    return wrapper
+
+
 @require_http_methods(["GET", "POST"])
 @language_from_query
+@_throttled
 def register(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     if not tournament.registration_open:
@@ -122,6 +149,7 @@ def register_done(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@_throttled
 def lost_link(request: HttpRequest) -> HttpResponse:
     """ "I lost my link": fresh links by e-mail for whatever this address has registered. The
     answer is the same whether the address is known or not."""
@@ -186,7 +214,12 @@ def confirm(request: HttpRequest, token: str) -> HttpResponse:
     return render(
         request,
         "registrations/confirmed.html",
-        {"registration": registration, "newly": newly, "manage_token": manage_token},
+        {
+            "registration": registration,
+            "newly": newly,
+            "manage_token": manage_token,
+            "position": selectors.registration_waiting_position(registration=registration),
+        },
     )
 
 
@@ -303,6 +336,7 @@ def _offered_to(request: HttpRequest) -> Registration | None:
 
 @require_http_methods(["GET", "POST"])
 @language_from_query
+@_throttled
 def masterclass_signup(request: HttpRequest, pk: int) -> HttpResponse:
     session = get_object_or_404(MasterClassSession.objects.with_counts(), pk=pk)
     registration = _offered_to(request) if request.GET.get("from") == "registration" else None
@@ -314,26 +348,33 @@ def masterclass_signup(request: HttpRequest, pk: int) -> HttpResponse:
             "phone": registration.phone,
             "language": registration.language,
         }
+    # The first sign-up of the registration just made in this browser, for its address: part
+    # of that registration, already counted by the rate limit.
+    offered = _offered_to(request) if request.method == "POST" else None
+    if (
+        offered is not None
+        and offered.email.lower() != request.POST.get("email", "").strip().lower()
+    ):
+        offered = None
+    first_offer = offered is not None and not offered.masterclass_signups.exists()
     if request.method == "POST":
-        throttle.check_address(request)
+        throttle.check_address(request, same_registration=first_offer)
     waiting = selectors.signup_waiting_positions(session=session)
     full = session.is_full or bool(waiting)
     form = SignupForm(request.POST or None, initial=initial, waiting_list=full)
     if request.method == "POST" and form.is_valid() and not form.is_spam:
         data = form.cleaned_data
         throttle.check_email(request, data["email"])
-        offered = _offered_to(request)
         signup, created = masterclass.signup_create(
             session=session,
             name=data["name"],
             email=data["email"],
             phone=data["phone"] or "",
             language=data["language"],
-            registration=offered
-            if offered and offered.email.lower() == data["email"].lower()
-            else None,
+            registration=offered,
         )
-        throttle.count_done(request, data["email"])
+        # The offer of the registration just made is part of it: one count for the address.
+        throttle.count_done(request, data["email"], same_registration=first_offer)
         request.session["signup_done"] = {"id": signup.pk, "created": created}
         return redirect("registrations:signup_done")
     if request.method == "POST":

@@ -1,5 +1,7 @@
 """Template filters of the registrations pages and e-mails: dates in words in the active
-language and Toronto time (``registrations.dates``)."""
+language and Toronto time (``registrations.dates``). They start with a capital letter, as a
+date that starts a line or follows a label ("When: Wednesday…"); ``:"inline"`` gives the date
+as it reads inside a sentence (in Russian, "…, среда, 23 декабря")."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ from datetime import date, datetime
 from typing import Any
 
 from django import template
+from django.utils.translation import pgettext
 
 from .. import dates
 
@@ -14,13 +17,18 @@ register = template.Library()
 
 
 @register.filter
-def long_date(value: date | datetime | None) -> str:
-    return dates.long_date(value) if value else ""
+def _placed(text: str, where: str) -> str:
+    return text if where == "inline" else dates.sentence(text)
 
 
 @register.filter
-def date_and_time(value: datetime | None) -> str:
-    return dates.date_and_time(value) if value else ""
+def long_date(value: date | datetime | None, where: str = "") -> str:
+    return _placed(dates.long_date(value), where) if value else ""
+
+
+@register.filter
+def date_and_time(value: datetime | None, where: str = "") -> str:
+    return _placed(dates.date_and_time(value), where) if value else ""
 
 
 @register.filter
@@ -29,12 +37,23 @@ def short_date_time(value: datetime | None) -> str:
 
 
 @register.filter
-def tournament_dates(tournament: Any) -> str:
+def tournament_dates(tournament: Any, where: str = "") -> str:
     """The tournament's day, or its first and last days."""
-    return dates.date_range(tournament.starts_on, tournament.ends_on)
+    return _placed(dates.date_range(tournament.starts_on, tournament.ends_on), where)
 
 
 @register.filter
-def session_when(session: Any) -> str:
+def session_when(session: Any, where: str = "") -> str:
     """The session's day, start and end."""
-    return dates.time_range(session.starts_at, session.ends_at)
+    return _placed(dates.time_range(session.starts_at, session.ends_at), where)
+
+
+@register.filter
+def taught_in(session: Any) -> str:
+    """The language a session is taught in, as a phrase of the page's language: "in English",
+    "на английском" (not the language's own name, which reads oddly in a Russian sentence)."""
+    phrases = {
+        "en": pgettext("master class taught", "in English"),
+        "ru": pgettext("master class taught", "in Russian"),
+    }
+    return phrases.get(session.language, session.get_language_display())

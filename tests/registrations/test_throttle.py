@@ -111,3 +111,70 @@ def test_master_class_sign_ups_count_as_registrations(client):  # type: ignore[n
     ]
     assert codes[:40] == [302] * 40 and set(codes[40:]) == {429}
     assert MasterClassSignup.objects.count() == 40
+
+
+def test_thirty_newcomers_taking_the_offered_master_class_pass(client, tournament):  # type: ignore[no-untyped-def]
+    # The walk-through's group: each newcomer registers, then follows the master-class offer
+    # on the thank-you page. The sign-up is part of the registration, not a second one.
+    session = make_session(seats=100, tournament=tournament)
+    signup_url = reverse("registrations:signup", args=[session.pk]) + "?from=registration"
+    for i in range(30):
+        client.cookies.clear()  # each person on their own phone
+        email = f"newcomer{i}@example.org"
+        assert post(client, tournament, i, email=email, experience="newcomer").status_code == 302
+        done = client.get(reverse("registrations:done", args=[tournament.slug]))
+        assert signup_url in done.content.decode()
+        answer = client.post(
+            signup_url,
+            {"name": f"Игрок {i}", "email": email, "language": "ru", "consent": "on"},
+            REMOTE_ADDR=VENUE_WIFI,
+        )
+        assert answer.status_code == 302, i
+    assert Registration.objects.count() == 30
+    assert MasterClassSignup.objects.filter(registration__isnull=False).count() == 30
+    # The address still has its other ten registrations.
+    assert post(client, tournament, 100).status_code == 302
+
+
+def test_the_offer_does_not_open_a_door_for_a_script(client, tournament, mailoutbox):  # type: ignore[no-untyped-def]
+    # Posting the offered sign-up again and again (or for other addresses) counts as usual.
+    session = make_session(seats=100, tournament=tournament)
+    signup_url = reverse("registrations:signup", args=[session.pk]) + "?from=registration"
+    assert post(client, tournament, 0, email="me@example.org").status_code == 302
+    codes = [
+        client.post(
+            signup_url,
+            {"name": "Bot", "email": f"other{i}@example.org", "language": "en", "consent": "on"},
+            REMOTE_ADDR=VENUE_WIFI,
+        ).status_code
+        for i in range(45)
+    ]
+    assert codes[:39] == [302] * 39 and set(codes[39:]) == {429}
+    again = [
+        client.post(
+            signup_url,
+            {"name": "Me", "email": "me@example.org", "language": "en", "consent": "on"},
+            REMOTE_ADDR="198.51.100.20",
+        ).status_code
+        for _ in range(6)
+    ]
+    assert again[:4] == [302] * 4 and set(again[4:]) == {429}  # five e-mails to me@, no more
+
+
+def test_the_refusal_says_which_limit_and_how_long(client, tournament, settings):  # type: ignore[no-untyped-def]
+    settings.ORGANISER_EMAIL = "help@nardy.example"
+    for i in range(40):
+        post(client, tournament, i)
+    refused = post(client, tournament, 41)
+    assert refused.status_code == 429
+    text = refused.content.decode()
+    assert "10 minutes" in text and "from your network" in text and "help@nardy.example" in text
+    assert Registration.objects.count() == 40
+    url = reverse("registrations:lost_link")
+    for _ in range(5):
+        client.post(url, {"email": "x@example.org"}, REMOTE_ADDR="198.51.100.30")
+    by_email = client.post(
+        url, {"email": "X@example.org"}, REMOTE_ADDR="198.51.100.31", HTTP_ACCEPT_LANGUAGE="ru"
+    )
+    assert by_email.status_code == 429
+    assert "60 минут" in by_email.content.decode()  # the e-mail's window, in Russian
