@@ -151,6 +151,7 @@ class Command(BaseCommand):
             slug="toronto-2027",
             defaults={
                 "name": "Toronto Modern Nardy Championship",
+                "name_ru": "Чемпионат Торонто по современным нардам",
                 "venue": "Toronto, North York Civic Centre",
                 "starts_on": start,
                 "ends_on": start + timedelta(days=1),
@@ -160,21 +161,38 @@ class Command(BaseCommand):
                     "The first city championship of Modern Nardy: cards instead of dice, "
                     "so the stronger player wins. 30 + 30 minutes per side."
                 ),
+                "description_ru": (
+                    "Первый чемпионат города по современным нардам: карты вместо кубиков, "
+                    "поэтому побеждает сильнейший. 30 + 30 минут каждому."
+                ),
             },
         )
         tz = timezone.get_current_timezone()
         sessions = [
-            ("Master class for newcomers (Russian)", "ru", 12, start - timedelta(days=7)),
-            ("Master class for newcomers (English)", "en", 2, start - timedelta(days=6)),
+            (
+                "Master class for newcomers (Russian)",
+                "Мастер-класс для новичков (на русском)",
+                "ru",
+                12,
+                start - timedelta(days=7),
+            ),
+            (
+                "Master class for newcomers (English)",
+                "Мастер-класс для новичков (на английском)",
+                "en",
+                2,
+                start - timedelta(days=6),
+            ),
         ]
         made = []
-        for title, lang, seats, day in sessions:
+        for title, title_ru, lang, seats, day in sessions:
             session, _ = MasterClassSession.objects.update_or_create(
                 tournament=tournament,
                 title=title,
                 defaults={
                     "starts_at": timezone.make_aware(datetime.combine(day, time(18, 30)), tz),
                     "place": "North York Central Library, room 2",
+                    "title_ru": title_ru,
                     "language": lang,
                     "seats": seats,
                 },
