@@ -194,6 +194,9 @@ class Tournament(models.Model):
         validate_tiebreaks(self.tiebreaks)
         super().save(*args, **kwargs)
 
+    def get_absolute_url(self) -> str:
+        return reverse("tournament_detail", kwargs={"slug": self.slug})
+
     def clean(self) -> None:
         super().clean()
         errors: dict[str, str] = {}
@@ -223,9 +226,6 @@ class Tournament(models.Model):
         if self.registration_opens_on and today < self.registration_opens_on:
             return False
         return not (self.registration_closes_on and today > self.registration_closes_on)
-
-    def get_absolute_url(self) -> str:
-        return reverse("tournament_detail", kwargs={"slug": self.slug})
 
     @property
     def localized_name(self) -> str:

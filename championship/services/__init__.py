@@ -45,9 +45,9 @@ from .rounds import (
     edit_warnings,
     round_delete_draft,
     round_pair_again,
-    stale_draft,
     round_pair_next,
     round_publish,
+    stale_draft,
 )
 from .tournaments import (
     finish_problems,

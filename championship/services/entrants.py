@@ -161,9 +161,7 @@ def entrant_edit(
         entrant.starting_number = starting_number
         fields.append("starting_number")
     elif starting_number is not None and starting_number != entrant.starting_number:
-        raise ChampionshipError(
-            _("Starting numbers cannot change once round 1 is paired.")
-        )
+        raise ChampionshipError(_("Starting numbers cannot change once round 1 is paired."))
     entrant.full_clean(exclude=["tournament", "registration"])
     entrant.save(update_fields=fields)
     return entrant
@@ -390,17 +388,18 @@ def bye_request(*, entrant: Entrant, round_number: int, kind: str) -> RequestedB
         )
     with transaction.atomic():
         existing = RequestedBye.objects.filter(entrant=entrant, round_number=round_number).first()
-        if kind == RequestedBye.Kind.HALF and not (
-            existing and existing.kind == RequestedBye.Kind.HALF
+        if (
+            kind == RequestedBye.Kind.HALF
+            and not (existing and existing.kind == RequestedBye.Kind.HALF)
+            and half_point_byes(entrant) >= t.max_half_point_byes
         ):
-            if half_point_byes(entrant) >= t.max_half_point_byes:
-                raise ChampionshipError(
-                    _(
-                        "%(name)s has %(n)d half-point bye(s) already, the most this tournament "
-                        "allows: request a zero-point bye instead."
-                    )
-                    % {"name": entrant.name, "n": t.max_half_point_byes}
+            raise ChampionshipError(
+                _(
+                    "%(name)s has %(n)d half-point bye(s) already, the most this tournament "
+                    "allows: request a zero-point bye instead."
                 )
+                % {"name": entrant.name, "n": t.max_half_point_byes}
+            )
         bye, _created = RequestedBye.objects.update_or_create(
             entrant=entrant, round_number=round_number, defaults={"kind": kind}
         )

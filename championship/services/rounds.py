@@ -229,7 +229,9 @@ def round_publish(*, round: Round) -> Round:
     if round.status == Round.Status.PUBLISHED:
         return round
     if round.tournament.status == Tournament.Status.FINISHED:
-        raise ChampionshipError(_("The tournament is finished: reopen it first to change anything."))
+        raise ChampionshipError(
+            _("The tournament is finished: reopen it first to change anything.")
+        )
     problems = draft_problems(round)
     if problems:
         raise ChampionshipError(
@@ -253,7 +255,9 @@ def round_publish(*, round: Round) -> Round:
 
 def round_delete_draft(*, round: Round) -> None:
     if round.tournament.status == Tournament.Status.FINISHED:
-        raise ChampionshipError(_("The tournament is finished: reopen it first to change anything."))
+        raise ChampionshipError(
+            _("The tournament is finished: reopen it first to change anything.")
+        )
     if round.status != Round.Status.DRAFT:
         raise ChampionshipError(_("A published round cannot be deleted."))
     round.delete()
