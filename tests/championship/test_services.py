@@ -301,8 +301,9 @@ def test_late_entry_with_half_point_byes_for_missed_rounds() -> None:
         tournament=t, name="Late", rating=1900, checked_in=True, missed_rounds="H"
     )
     zero = services.entrant_add(tournament=t, name="Zero", rating=1800, checked_in=True)
-    capped = services.entrant_add(
-        tournament=Tournament.objects.filter(pk=t.pk).update(max_half_point_byes=1) and t,
+    Tournament.objects.filter(pk=t.pk).update(max_half_point_byes=1)
+    services.entrant_add(
+        tournament=t,
         name="Capped",
         rating=1700,
         checked_in=True,
