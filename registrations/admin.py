@@ -26,7 +26,8 @@ class RegistrationAdmin(admin.ModelAdmin):
     ]
     list_filter = ["tournament", "status", "experience", "language"]
     search_fields = ["name", "email", "club"]
-    readonly_fields = ["consent_at", "created_at", "updated_at"]
+    # Check-in is the tournament's fact (the entrant's), changed on the organisers' pages.
+    readonly_fields = ["consent_at", "created_at", "updated_at", "checked_in_at"]
 
 
 class SignupInline(admin.TabularInline):

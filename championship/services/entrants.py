@@ -337,7 +337,15 @@ def entrants_import_registrations(*, tournament: Tournament) -> ImportReport:
         elif r.email_confirmed_at is None:
             report.left_out.append((r.name, _("e-mail not confirmed")))
         else:
-            made.append(Entrant(tournament=tournament, registration=r, name=r.name, club=r.club))
+            made.append(
+                Entrant(
+                    tournament=tournament,
+                    registration=r,
+                    name=r.name,
+                    club=r.club,
+                    checked_in=r.checked_in_at is not None,
+                )
+            )
             report.added.append(r.name)
     with transaction.atomic():
         Entrant.objects.bulk_create(made)

@@ -117,3 +117,17 @@ def test_a_paired_player_cannot_be_checked_out() -> None:
     )
     assert "withdraw them instead" in response.content.decode()
     assert Entrant.objects.get(pk=e.pk).checked_in
+
+
+def test_the_registration_follows_the_entrant_whichever_way_it_is_saved() -> None:
+    t = make(n=0)
+    anna = register(t, "Anna")
+    entrant = Entrant.objects.create(tournament=t, registration=anna, name="Anna")
+    entrant.checked_in = True
+    entrant.save()  # e.g. the admin
+    anna.refresh_from_db()
+    assert anna.checked_in_at is not None
+    entrant.checked_in = False
+    entrant.save()
+    anna.refresh_from_db()
+    assert anna.checked_in_at is None
