@@ -188,3 +188,25 @@ def test_a_tournament_with_a_draft_or_missing_results_cannot_finish() -> None:
     )
     assert "still a draft" in response.content.decode()
     assert Tournament.objects.get(pk=t.pk).status != "finished"
+
+
+def test_registration_opens_and_closes_on_its_dates() -> None:
+    import datetime
+
+    import time_machine
+
+    t = make(n=0, registration_opens_on="2027-03-01", registration_closes_on="2027-03-10")
+    url = f"/tournaments/{t.slug}/register/"
+    for day, open_ in [
+        ("2027-02-28", False),
+        ("2027-03-01", True),
+        ("2027-03-10", True),
+        ("2027-03-11", False),
+    ]:
+        with time_machine.travel(
+            datetime.datetime.fromisoformat(f"{day}T12:00:00-05:00"), tick=False
+        ):
+            t.refresh_from_db()
+            assert t.registration_is_open is open_, day
+            html = Client().get(url).content.decode()
+            assert ('name="email"' in html) is open_, day
