@@ -49,6 +49,8 @@ TOURNAMENT_FIELDS = [
     "ends_on",
     "entry_cap",
     "registration_open",
+    "registration_opens_on",
+    "registration_closes_on",
     "description",
     "description_ru",
     "system",
@@ -61,8 +63,10 @@ TOURNAMENT_FIELDS = [
     "points_loss",
     "points_bye",
     "tiebreaks",
+    "max_half_point_byes",
     "games_per_pairing",
     "status",
+    "finished_at",
     "forbid_same_club",
     "two_person_confirmation",
     "version",
@@ -196,7 +200,12 @@ def export_tournament(t: Tournament) -> str:
             )
         ],
         "forbidden_pairs": [
-            {"first": keys[f.first_id], "second": keys[f.second_id], "reason": f.reason}
+            {
+                "first": keys[f.first_id],
+                "second": keys[f.second_id],
+                "kind": f.kind,
+                "reason": f.reason,
+            }
             for f in ForbiddenPair.objects.filter(tournament=t).order_by(
                 "first__starting_number", "second__starting_number"
             )
@@ -328,6 +337,7 @@ def restore_tournament(text: str) -> Tournament:
                 tournament=t,
                 first=entrants[f["first"]],
                 second=entrants[f["second"]],
+                kind=f.get("kind", ForbiddenPair.Kind.OTHER),
                 reason=f["reason"],
             )
         for r in data["rounds"]:

@@ -121,3 +121,234 @@ class ResultsTable:
 
     def is_valid(self) -> bool:
         return not self.problems
+
+
+# Tournament settings, entrants, byes and forbidden pairs (the organisers' pages) -------------
+
+from django.core.validators import MaxValueValidator, MinValueValidator  # noqa: E402
+
+from .models import (  # noqa: E402
+    TIEBREAK_ABBREVIATIONS,
+    TIEBREAK_KEYS,
+    TIEBREAK_NAMES,
+    ForbiddenPair,
+    tiebreak_keys,
+)
+
+#: How many tie-break places the settings offer (every tie-break the standings know).
+TIEBREAK_PLACES = len(TIEBREAK_KEYS)
+
+
+def tiebreak_choices() -> list[tuple[str, str]]:
+    """Each tie-break by its name in the user's language and its column's head."""
+    return [("", "–")] + [
+        (key, f"{TIEBREAK_NAMES[key]} ({TIEBREAK_ABBREVIATIONS[key]})") for key in TIEBREAK_KEYS
+    ]
+
+
+def _bootstrap(form: forms.BaseForm) -> None:
+    """Bootstrap classes on every widget (the templates render fields in a loop)."""
+    for name, f in form.fields.items():
+        widget = f.widget
+        if isinstance(widget, forms.CheckboxInput):
+            css = "form-check-input"
+        elif isinstance(widget, forms.Select):
+            css = "form-select"
+        else:
+            css = "form-control"
+        if form.errors.get(name) if form.is_bound else False:
+            css += " is-invalid"
+        widget.attrs["class"] = css
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(format="%Y-%m-%d", **kwargs)
+
+
+class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
+    """A tournament's settings. What the rounds already paired fix (the system, games per
+    pairing, the pairing rules, fewer rounds than paired) is refused next to the field."""
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "name",
+            "name_ru",
+            "slug",
+            "description",
+            "description_ru",
+            "starts_on",
+            "ends_on",
+            "venue",
+            "system",
+            "ruleset",
+            "rounds",
+            "phase1_minutes",
+            "phase2_minutes",
+            "points_win",
+            "points_draw",
+            "points_loss",
+            "points_bye",
+            "forbid_same_club",
+            "two_person_confirmation",
+            "games_per_pairing",
+            "max_half_point_byes",
+            "entry_cap",
+            "registration_open",
+            "registration_opens_on",
+            "registration_closes_on",
+        ]
+        widgets = {
+            "starts_on": DateInput(),
+            "ends_on": DateInput(),
+            "registration_opens_on": DateInput(),
+            "registration_closes_on": DateInput(),
+            "description": forms.Textarea(attrs={"rows": 3}),
+            "description_ru": forms.Textarea(attrs={"rows": 3}),
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        creating = self.instance.pk is None
+        if not creating:
+            del self.fields["slug"]
+        else:
+            self.fields["slug"].help_text = gettext_lazy(
+                "The tournament's address: /t/<slug>/. Latin letters, digits and hyphens."
+            )
+        limits = {
+            "rounds": (1, MAX_ROUND),
+            "phase1_minutes": (1, 600),
+            "phase2_minutes": (1, 600),
+            "max_half_point_byes": (0, MAX_ROUND),
+            "entry_cap": (1, 100000),
+        }
+        for name, (low, high) in limits.items():
+            f = self.fields[name]
+            f.min_value, f.max_value = low, high  # type: ignore[attr-defined]
+            f.validators += [MinValueValidator(low), MaxValueValidator(high)]
+            f.widget.attrs.update({"min": low, "max": high})
+        for name in ("points_win", "points_draw", "points_loss", "points_bye"):
+            f = self.fields[name]
+            f.validators += [MinValueValidator(0), MaxValueValidator(10)]
+            f.widget.attrs.update({"min": 0, "max": 10, "step": "0.5"})
+        stored = (
+            tiebreak_keys(self.instance.tiebreaks)
+            if not creating
+            else list(tiebreak_keys(Tournament._meta.get_field("tiebreaks").default))
+        )
+        stored = [k for k in stored if k in TIEBREAK_NAMES]
+        for i in range(TIEBREAK_PLACES):
+            self.fields[f"tiebreak_{i + 1}"] = forms.ChoiceField(
+                label=gettext_lazy("Tie-break %(n)d") % {"n": i + 1},
+                choices=tiebreak_choices,
+                required=False,
+                initial=stored[i] if i < len(stored) else "",
+            )
+        _bootstrap(self)
+
+    def tiebreak_fields(self) -> list[forms.BoundField]:
+        return [self[f"tiebreak_{i + 1}"] for i in range(TIEBREAK_PLACES)]
+
+    def other_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if not name.startswith("tiebreak_")]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        chosen: list[str] = []
+        for i in range(TIEBREAK_PLACES):
+            name = f"tiebreak_{i + 1}"
+            key = data.get(name) or ""
+            if not key:
+                continue
+            if key in chosen:
+                self.add_error(name, _("Each tie-break can be chosen once."))
+            chosen.append(key)
+        if not chosen and not any(f"tiebreak_{i + 1}" in self.errors for i in range(8)):
+            self.add_error("tiebreak_1", _("Choose at least one tie-break."))
+        self.instance.tiebreaks = ",".join(dict.fromkeys(chosen))
+        return data
+
+    def _post_clean(self) -> None:
+        super()._post_clean()
+        from .services import settings_errors
+
+        if self.instance.rounds is None:
+            return
+        for name, message in settings_errors(self.instance).items():
+            if name in self.fields and name not in self.errors:
+                self.add_error(name, message)
+
+
+class EntrantEditForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=150)
+    club = forms.CharField(label=gettext_lazy("Club"), max_length=150, required=False)
+    rating = forms.IntegerField(
+        label=gettext_lazy("Rating"), min_value=0, max_value=4000, required=False
+    )
+    starting_number = forms.IntegerField(
+        label=gettext_lazy("Starting number"), min_value=1, max_value=10000, required=False
+    )
+
+    def __init__(self, *args: Any, numbered: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not numbered:
+            del self.fields["starting_number"]
+        _bootstrap(self)
+
+
+class WithdrawForm(forms.Form):
+    after = forms.TypedChoiceField(label=gettext_lazy("Withdrawn after round"), coerce=int)
+
+    def __init__(self, *args: Any, rounds: list[int], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["after"].choices = [  # type: ignore[attr-defined]
+            (n, _("before round 1") if n == 0 else _("after round %(n)d") % {"n": n})
+            for n in rounds
+        ]
+        _bootstrap(self)
+
+
+class ByeForm(EntrantForm):
+    """A requested bye on the byes page (the entrant chosen from a list)."""
+
+    round = forms.IntegerField(label=gettext_lazy("Round"), min_value=1, max_value=MAX_ROUND)
+    kind = forms.ChoiceField(label=gettext_lazy("Kind"), choices=RequestedBye.Kind.choices)
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, tournament=tournament, **kwargs)
+        self.fields["entrant"].label = gettext_lazy("Player")
+        self.fields["entrant"].queryset = tournament.entrants.filter(  # type: ignore[attr-defined]
+            withdrawn_after=None
+        ).order_by("name")
+        _bootstrap(self)
+
+
+class ForbiddenPairForm(forms.Form):
+    first = forms.ModelChoiceField(label=gettext_lazy("Player"), queryset=Entrant.objects.none())
+    second = forms.ModelChoiceField(
+        label=gettext_lazy("does not meet"), queryset=Entrant.objects.none()
+    )
+    kind = forms.ChoiceField(label=gettext_lazy("Reason"), choices=ForbiddenPair.Kind.choices)
+    reason = forms.CharField(label=gettext_lazy("Note"), max_length=100, required=False)
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("first", "second"):
+            self.fields[name].queryset = tournament.entrants.order_by("name")  # type: ignore[attr-defined]
+        _bootstrap(self)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("first") and data.get("second") and data["first"] == data["second"]:
+            self.add_error("second", _("Choose two different players."))
+        return data
+
+
+class ConfirmForm(forms.Form):
+    """The confirmation step of a destructive action: posted with ``confirm=yes``."""
+
+    confirm = forms.ChoiceField(choices=[("yes", "yes")])

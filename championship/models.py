@@ -6,6 +6,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import models
 from django.urls import reverse
@@ -15,7 +16,7 @@ from common.i18n import localized
 from common.text import SingleLineCharField
 from games.engine.vocabulary import Result, Termination
 
-from .pairing import DEFAULT_RULESET, RULESET_KEYS
+from .pairing import DEFAULT_RULESET, RULESET_KEYS, TIEBREAKS
 
 #: The pairing rulesets (championship.pairing.RULESETS) by their names on the pages.
 RULESET_LABELS = [
@@ -23,6 +24,42 @@ RULESET_LABELS = [
     ("dutch-2017", _("FIDE Dutch (2017)")),
 ]
 assert tuple(key for key, _label in RULESET_LABELS) == RULESET_KEYS
+
+#: The tie-breaks (championship.pairing.TIEBREAKS) by their names on the pages, in the user's
+#: language, with the FIDE abbreviation the standings show as the column's head.
+TIEBREAK_NAMES = {
+    "bh": _("Buchholz"),
+    "bh_c1": _("Buchholz Cut-1"),
+    "bh_m1": _("Median Buchholz"),
+    "sb": _("Sonneborn-Berger"),
+    "de": _("Direct encounter"),
+    "win": _("Number of wins"),
+    "bwg": _("Games won with Black"),
+    "aro": _("Average rating of opponents"),
+}
+assert set(TIEBREAK_NAMES) == {t.key for t in TIEBREAKS}
+TIEBREAK_KEYS = tuple(t.key for t in TIEBREAKS)
+TIEBREAK_ABBREVIATIONS = {t.key: t.abbreviation for t in TIEBREAKS}
+
+
+def tiebreak_keys(value: str) -> list[str]:
+    """The keys of a stored tie-break order (``bh_c1,bh,sb``), empty items dropped."""
+    return [k.strip() for k in (value or "").split(",") if k.strip()]
+
+
+def validate_tiebreaks(value: str) -> None:
+    """A tie-break order holds known keys, each once: anything else never reaches the
+    database (the standings would not know how to compute it)."""
+    keys = tiebreak_keys(value)
+    unknown = [k for k in keys if k not in TIEBREAK_NAMES]
+    if unknown:
+        raise ValidationError(
+            _("Unknown tie-break: %(keys)s. Choose from the list."),
+            code="unknown_tiebreak",
+            params={"keys": ", ".join(unknown)},
+        )
+    if len(set(keys)) != len(keys):
+        raise ValidationError(_("Each tie-break can be chosen once."), code="repeated_tiebreak")
 
 
 class Tournament(models.Model):
@@ -57,6 +94,18 @@ class Tournament(models.Model):
         help_text=_("Registrations beyond this number go on the waiting list. Empty: no cap."),
     )
     registration_open = models.BooleanField(_("registration open"), default=True)
+    registration_opens_on = models.DateField(
+        _("registration opens on"),
+        null=True,
+        blank=True,
+        help_text=_("Empty: open as soon as the tournament is published."),
+    )
+    registration_closes_on = models.DateField(
+        _("registration closes on"),
+        null=True,
+        blank=True,
+        help_text=_("The last day players can register. Empty: until the first day."),
+    )
     description = models.TextField(_("description"), blank=True)
     description_ru = models.TextField(
         _("description in Russian"),
@@ -110,7 +159,16 @@ class Tournament(models.Model):
         _("tie-break order"),
         max_length=100,
         default="bh_c1,bh,sb,de,win,bwg,aro",
+        validators=[validate_tiebreaks],
         help_text=_("Keys in order: bh, bh_c1, bh_m1, sb, de, win, bwg, aro."),
+    )
+    max_half_point_byes = models.PositiveSmallIntegerField(
+        _("half-point byes per player"),
+        default=1,
+        help_text=_(
+            "The most half-point byes one player may have, requested or for the rounds a late "
+            "entry missed; beyond it, missed rounds score zero."
+        ),
     )
     games_per_pairing = models.PositiveSmallIntegerField(
         _("games per pairing"), choices=[(1, "1"), (2, "2")], default=1
@@ -122,6 +180,7 @@ class Tournament(models.Model):
     two_person_confirmation = models.BooleanField(
         _("results need a second organiser's confirmation"), default=False
     )
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     #: Bumped on every change of a result or a round: the key of cached public pages.
     version = models.PositiveIntegerField(default=0, editable=False)
 
@@ -144,10 +203,42 @@ class Tournament(models.Model):
         # breaks the pages linking to it. Forms and the admin validate it; this guards every
         # other way in (services, commands, imports), which would otherwise store it as is.
         validate_slug(self.slug)
+        # Likewise an unknown tie-break would be stored as is by any other way in.
+        validate_tiebreaks(self.tiebreaks)
         super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         return reverse("tournament_detail", kwargs={"slug": self.slug})
+
+    def clean(self) -> None:
+        super().clean()
+        errors: dict[str, str] = {}
+        if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
+            errors["ends_on"] = _("The last day cannot be before the first day.")
+        if (
+            self.registration_opens_on
+            and self.registration_closes_on
+            and self.registration_closes_on < self.registration_opens_on
+        ):
+            errors["registration_closes_on"] = _("Registration cannot close before it opens.")
+        if errors:
+            raise ValidationError(errors)
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+    @property
+    def registration_is_open(self) -> bool:
+        """Open now: the switch is on and today is within the registration dates."""
+        from django.utils import timezone
+
+        if not self.registration_open:
+            return False
+        today = timezone.localdate()
+        if self.registration_opens_on and today < self.registration_opens_on:
+            return False
+        return not (self.registration_closes_on and today > self.registration_closes_on)
 
     @property
     def localized_name(self) -> str:
@@ -164,7 +255,10 @@ class Tournament(models.Model):
 
     @property
     def tiebreak_order(self) -> list[str]:
-        return [k.strip() for k in self.tiebreaks.split(",") if k.strip()]
+        """The stored order's known keys: a key stored by some older way in (or a typo in the
+        database) is left out, never a reason for a page to fail."""
+        keys = tiebreak_keys(self.tiebreaks)
+        return [k for i, k in enumerate(keys) if k in TIEBREAK_NAMES and k not in keys[:i]]
 
 
 class Entrant(models.Model):
@@ -202,6 +296,20 @@ class Entrant(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        super().save(*args, **kwargs)
+        if self.registration_id is not None:
+            # Check-in is one fact, this one: the registration's time of check-in follows it,
+            # whichever way the entrant was saved (the services, the admin, an import).
+            from django.utils import timezone
+
+            from registrations.models import Registration
+
+            stamp = timezone.now() if self.checked_in else None
+            Registration.objects.filter(
+                pk=self.registration_id, checked_in_at__isnull=self.checked_in
+            ).update(checked_in_at=stamp)
+
 
 class RequestedBye(models.Model):
     class Kind(models.TextChoices):
@@ -224,12 +332,18 @@ class RequestedBye(models.Model):
 
 
 class ForbiddenPair(models.Model):
+    class Kind(models.TextChoices):
+        FAMILY = "family", _("family")
+        CLUB = "club", _("same club")
+        OTHER = "other", _("other")
+
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="forbidden_pairs"
     )
     first = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
     second = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
-    reason = SingleLineCharField(_("reason"), max_length=100, blank=True)
+    kind = models.CharField(_("reason"), max_length=8, choices=Kind.choices, default=Kind.OTHER)
+    reason = SingleLineCharField(_("note"), max_length=100, blank=True)
 
     def __str__(self) -> str:
         return f"{self.first} ≠ {self.second}"

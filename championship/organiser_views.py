@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.html import format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext_lazy
@@ -59,64 +60,11 @@ def _form_errors(form: Any) -> str:
 @organiser
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     t = _t(slug)
-    add_form = forms.EntrantAddForm()
     if request.method == "POST":
-        action = request.POST.get("action")
-        if action == "import":
-            n = services.entrants_import_registrations(tournament=t)
-            messages.success(
-                request, _("%(n)d confirmed registration(s) added as entrants.") % {"n": n}
-            )
-        elif action == "add":
-            add_form = forms.EntrantAddForm(request.POST)
-            if add_form.is_valid():
-                data = add_form.cleaned_data
-                services.entrant_add(
-                    tournament=t,
-                    name=data["name"],
-                    club=data["club"],
-                    rating=data["rating"],
-                    checked_in=True,
-                    joined_round=data["joined_round"] or 1,
-                    missed_rounds=data["missed_rounds"] or "Z",
-                )
-                messages.success(request, _("%(name)s added.") % {"name": data["name"]})
-            else:
-                messages.error(
-                    request,
-                    _("The entrant was not added: %(errors)s") % {"errors": _form_errors(add_form)},
-                )
-                return _dashboard_page(request, t, add_form, status=400)
-        elif action in ("check_in", "check_out", "withdraw"):
-            form = forms.EntrantForm(request.POST, tournament=t)
-            if not form.is_valid():
-                messages.error(request, _("Choose an entrant of this tournament."))
-                return redirect("championship:dashboard", slug=slug)
-            entrant = form.cleaned_data["entrant"]
-            if action == "withdraw":
-                services.entrant_withdraw(entrant=entrant)
-            else:
-                entrant.checked_in = action == "check_in"
-                entrant.save(update_fields=["checked_in"])
-        elif action == "bye":
-            form = forms.ByeRequestForm(request.POST, tournament=t)
-            if not form.is_valid():
-                messages.error(
-                    request,
-                    _("The bye was not requested: %(errors)s") % {"errors": _form_errors(form)},
-                )
-                return redirect("championship:dashboard", slug=slug)
-            number = form.cleaned_data["round"]
-            RequestedBye.objects.update_or_create(
-                entrant=form.cleaned_data["entrant"],
-                round_number=number,
-                defaults={"kind": form.cleaned_data["kind"]},
-            )
-            messages.success(request, _("Bye requested for round %(n)d.") % {"n": number})
-        else:
-            messages.error(request, _("Unknown action."))
-        return redirect("championship:dashboard", slug=slug)
-    return _dashboard_page(request, t, add_form)
+        from .organiser_setup import entrant_action
+
+        return entrant_action(request, t, reverse("championship:dashboard", args=[slug]))
+    return _dashboard_page(request, t, forms.EntrantAddForm())
 
 
 def _dashboard_page(
@@ -134,6 +82,10 @@ def _dashboard_page(
             "rounds_list": rounds,
             "status": status_now,
             "add_form": add_form,
+            "stale": services.stale_draft(t),
+            "checked_in": sum(1 for e in entrants if e.checked_in),
+            "withdrawn": sum(1 for e in entrants if e.withdrawn_after is not None),
+            "byes": RequestedBye.objects.filter(entrant__tournament=t).count(),
         },
         status=status,
     )

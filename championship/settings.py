@@ -254,7 +254,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "home"
+LOGIN_REDIRECT_URL = "organiser_home"
 LOGOUT_REDIRECT_URL = "home"
 
 # --- Internationalisation -------------------------------------------------------------------

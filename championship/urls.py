@@ -6,13 +6,15 @@ import common.converters  # noqa: F401  - registers <id:…> before the apps' UR
 from common import views as site
 from common.login import LoginView
 
-from . import views
+from . import organiser_setup, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", site.healthz, name="healthz"),
     path("lang/<str:code>/", site.switch_language, name="switch_language"),
     path("tournaments/<slug:slug>/", views.tournament_detail, name="tournament_detail"),
+    path("manage/", organiser_setup.organiser_home, name="organiser_home"),
+    path("manage/new/", organiser_setup.tournament_create, name="tournament_create"),
     path("t/<slug:slug>/", include("championship.urls_tournament")),
     path("", include("games.urls")),
     path("", include("registrations.urls")),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import organiser_views, public_views
+from . import organiser_setup, organiser_views, public_views
 
 app_name = "championship"
 
@@ -17,4 +17,21 @@ urlpatterns = [
     path("manage/pair/", organiser_views.pair_next, name="pair_next"),
     path("manage/pair/status.json", organiser_views.pair_status, name="pair_status"),
     path("manage/round/<id:number>/", organiser_views.round_manage, name="round_manage"),
+    path(
+        "manage/round/<id:number>/pair-again/",
+        organiser_setup.round_pair_again,
+        name="round_pair_again",
+    ),
+    path("manage/settings/", organiser_setup.tournament_settings, name="settings"),
+    path("manage/finish/", organiser_setup.tournament_finish, name="finish"),
+    path("manage/entrants/", organiser_setup.entrants, name="entrants"),
+    path("manage/entrants/<id:pk>/", organiser_setup.entrant_edit, name="entrant_edit"),
+    path(
+        "manage/entrants/<id:pk>/withdraw/",
+        organiser_setup.entrant_withdraw,
+        name="entrant_withdraw",
+    ),
+    path("manage/entrants/<id:pk>/delete/", organiser_setup.entrant_delete, name="entrant_delete"),
+    path("manage/byes/", organiser_setup.byes, name="byes"),
+    path("manage/forbidden-pairs/", organiser_setup.forbidden_pairs, name="forbidden"),
 ]

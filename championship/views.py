@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from registrations.models import MasterClassSession, Registration
 
-from .models import Tournament
+from .models import Round, Tournament
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -41,8 +41,18 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         .order_by("name")
         .values("name", "club")
     )
+    rounds = list(
+        tournament.round_set.filter(status=Round.Status.PUBLISHED)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
     return render(
         request,
         "championship/tournament_detail.html",
-        {"tournament": tournament, "entrants": entrants},
+        {
+            "tournament": tournament,
+            "entrants": entrants,
+            "players": tournament.entrants.count(),
+            "last_round": rounds[-1] if rounds else None,
+        },
     )

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
 from championship.models import Tournament
+from championship.services import ChampionshipError
 from common.exports import EXPORT_FORMATS, export_response
 from common.permissions import organiser_required
 
@@ -133,7 +134,12 @@ def registration_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @organiser_required("registrations.change_registration")
 def check_in(request: HttpRequest, pk: int) -> HttpResponse:
     registration = get_object_or_404(Registration.objects.select_related("tournament"), pk=pk)
-    entries.registration_check_in_toggle(registration=registration)
+    try:
+        done = entries.registration_check_in_toggle(registration=registration)
+    except ChampionshipError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, done.message())
     return _back(request) or redirect("registrations:list", slug=registration.tournament.slug)
 
 

@@ -58,7 +58,7 @@ def _throttled(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
 @_throttled
 def register(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    if not tournament.registration_open:
+    if not tournament.registration_is_open:
         return render(request, "registrations/closed.html", {"tournament": tournament})
     if request.method == "POST":
         throttle.check_address(request)

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.forms import CheckboxInput
 from django.forms.models import model_to_dict
 from django.test import Client
 
@@ -125,8 +126,47 @@ def requested_bye_in_the_next_round(w: dict[str, Any]) -> tuple[str, str]:
 
 def withdrawal(w: dict[str, Any]) -> tuple[str, str]:
     entrant = w["t"].entrants.order_by("starting_number").first()
-    w["org"].post(f"/t/{SLUG}/manage/", {"action": "withdraw", "entrant": entrant.pk})
+    url = f"/t/{SLUG}/manage/entrants/{entrant.pk}/withdraw/"
+    w["org"].post(url, {"after": "2"})  # not confirmed: nothing happens
+    assert w["t"].entrants.get(pk=entrant.pk).withdrawn_after is None
+    w["org"].post(url, {"after": "2", "confirm": "yes"})
     return f"/t/{SLUG}/players/", "withdrawn"
+
+
+def entrant_edited_on_the_organiser_page(w: dict[str, Any]) -> tuple[str, str]:
+    entrant = w["t"].entrants.order_by("starting_number").first()
+    w["org"].post(
+        f"/t/{SLUG}/manage/entrants/{entrant.pk}/",
+        {"name": "Corrected At The Desk", "club": "", "rating": "1700"},
+    )
+    return f"/t/{SLUG}/crosstable/", "Corrected At The Desk"
+
+
+def settings_saved_on_the_organiser_page(w: dict[str, Any]) -> tuple[str, str]:
+    from championship.forms import TournamentForm
+
+    t = Tournament.objects.get(pk=w["t"].pk)
+    form = TournamentForm(instance=t)
+    data = {
+        name: "" if (v := form[name].value()) is None else v
+        for name in form.fields
+        if not isinstance(form.fields[name].widget, CheckboxInput) or form[name].value()
+    }
+    data["name"] = "Toronto Open Set On Its Page"
+    response = w["org"].post(f"/t/{SLUG}/manage/settings/", data)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    return f"/t/{SLUG}/standings/", "Toronto Open Set On Its Page"
+
+
+def tournament_finished(w: dict[str, Any]) -> tuple[str, str]:
+    t = w["t"]
+    GameResult.objects.filter(board__round__tournament=t, result="").update(
+        result="0-1", termination="resign"
+    )
+    t.round_set.filter(status="draft").delete()
+    w["org"].post(f"/t/{SLUG}/manage/finish/", {"action": "finish", "confirm": "yes"})
+    assert Tournament.objects.get(pk=t.pk).status == "finished"
+    return f"/t/{SLUG}/standings/", 'id="final-mark"'
 
 
 def entrant_edited_in_the_admin(w: dict[str, Any]) -> tuple[str, str]:
@@ -214,6 +254,9 @@ CASES: list[Callable[[dict[str, Any]], tuple[str, Any]]] = [
     late_entry_on_the_standings,
     requested_bye_in_the_next_round,
     withdrawal,
+    entrant_edited_on_the_organiser_page,
+    settings_saved_on_the_organiser_page,
+    tournament_finished,
     entrant_edited_in_the_admin,
     round_published,
     settings_changed_in_the_admin,

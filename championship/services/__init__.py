@@ -3,7 +3,28 @@ place that makes public pages new (changes). Each is a transaction; user errors 
 ``ChampionshipError`` with a clear, translated message."""
 
 from .changes import tournament_changed
-from .entrants import entrant_add, entrant_withdraw, entrants_import_registrations
+from .entrants import (
+    CheckIn,
+    ImportReport,
+    bye_cancel,
+    bye_request,
+    entrant_add,
+    entrant_check_in,
+    entrant_delete,
+    entrant_edit,
+    entrant_unwithdraw,
+    entrant_withdraw,
+    entrants_import_registrations,
+    forbidden_pair_add,
+    forbidden_pair_remove,
+    half_point_byes,
+    last_paired_round,
+    last_published_round,
+    registration_check_in,
+    same_name,
+    total_rounds,
+    withdraw_rounds,
+)
 from .errors import ChampionshipError
 from .results import (
     ConcurrentEdit,
@@ -21,13 +42,48 @@ from .rounds import (
     board_swap_colours,
     boards_swap_players,
     boards_without_results,
+    draft_problems,
     edit_warnings,
     round_delete_draft,
+    round_pair_again,
     round_pair_next,
     round_publish,
+    stale_draft,
+)
+from .tournaments import (
+    finish_problems,
+    settings_errors,
+    tournament_finish,
+    tournament_reopen,
+    tournament_save,
 )
 
 __all__ = [
+    "CheckIn",
+    "ImportReport",
+    "bye_cancel",
+    "bye_request",
+    "draft_problems",
+    "entrant_check_in",
+    "entrant_delete",
+    "entrant_edit",
+    "entrant_unwithdraw",
+    "finish_problems",
+    "forbidden_pair_add",
+    "forbidden_pair_remove",
+    "half_point_byes",
+    "last_paired_round",
+    "last_published_round",
+    "registration_check_in",
+    "round_pair_again",
+    "same_name",
+    "settings_errors",
+    "stale_draft",
+    "total_rounds",
+    "tournament_finish",
+    "tournament_reopen",
+    "tournament_save",
+    "withdraw_rounds",
     "ChampionshipError",
     "ConcurrentEdit",
     "ResultConflict",

@@ -226,6 +226,20 @@ def game_result_set(
     version of the tournament's pages however many results it saves."""
     if not entries:
         return []
+    finished = set(
+        Round.objects.filter(
+            boards__in=[e.board.pk for e in entries], tournament__status="finished"
+        ).values_list("boards", flat=True)
+    )
+    if finished:
+        raise ResultsRefused(
+            [
+                (e.board.number, e.number, _("the tournament is finished: reopen it first."))
+                for e in entries
+                if e.board.pk in finished
+            ],
+            {},
+        )
     problems: list[tuple[int, int, str]] = []
     conflicts: dict[int, GameResult] = {}
     saved: list[GameResult] = []

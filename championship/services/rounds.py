@@ -26,15 +26,90 @@ def sno(entrant: Entrant) -> int:
 
 
 def _assign_starting_numbers(t: Tournament) -> list[Entrant]:
-    field = list(t.entrants.filter(checked_in=True))
+    """Starting numbers for round 1: the checked-in entrants not withdrawn before it. A number
+    the organiser gave (unique, within 1..n) is kept; the others fill the free numbers by
+    rating, then name."""
+    field = list(t.entrants.filter(checked_in=True).exclude(withdrawn_after=0))
     if len(field) < 2:
         raise ChampionshipError(_("At least two checked-in entrants are needed to pair round 1."))
-    field.sort(key=lambda e: (-(e.rating or 0), e.name.casefold(), e.pk))
+    n = len(field)
+    kept: dict[int, Entrant] = {}
+    for e in sorted(field, key=lambda e: e.pk):
+        if e.starting_number is not None and 1 <= e.starting_number <= n:
+            kept.setdefault(e.starting_number, e)
+    rest = [e for e in field if e not in kept.values()]
+    rest.sort(key=lambda e: (-(e.rating or 0), e.name.casefold(), e.pk))
+    free = iter(i for i in range(1, n + 1) if i not in kept)
+    numbers = {e.pk: number for number, e in kept.items()}
+    for e in rest:
+        numbers[e.pk] = next(free)
     t.entrants.update(starting_number=None)
-    for i, e in enumerate(field, start=1):
-        e.starting_number = i
+    for e in field:
+        e.starting_number = numbers[e.pk]
     Entrant.objects.bulk_update(field, ["starting_number"])
-    return field
+    return sorted(field, key=lambda e: e.starting_number or 0)
+
+
+def expected_in_round(t: Tournament, number: int) -> set[int]:
+    """Ids of the entrants a pairing of round ``number`` must hold (on a board or a bye):
+    those with a starting number who joined by then and are not withdrawn before it."""
+    return set(
+        t.entrants.exclude(starting_number=None)
+        .filter(joined_round__lte=number)
+        .filter(Q(withdrawn_after=None) | Q(withdrawn_after__gte=number))
+        .values_list("pk", flat=True)
+    )
+
+
+def draft_problems(round: Round) -> list[str]:
+    """Why a draft no longer fits the field (a withdrawal, a late entry or a return since it
+    was paired): it must be paired again. Empty for a published round or a fitting draft."""
+    if round.status != Round.Status.DRAFT:
+        return []
+    t = round.tournament
+    on_boards: set[int] = set()
+    for white, black in round.boards.values_list("white_id", "black_id"):
+        on_boards.add(white)
+        if black is not None:
+            on_boards.add(black)
+    expected = expected_in_round(t, round.number)
+    names = dict(t.entrants.values_list("pk", "name"))
+    problems = []
+    for pk in sorted(on_boards - expected, key=lambda pk: names.get(pk, "")):
+        problems.append(
+            _("%(name)s is withdrawn but paired in the draft of round %(n)d.")
+            % {"name": names.get(pk, "?"), "n": round.number}
+        )
+    for pk in sorted(expected - on_boards, key=lambda pk: names.get(pk, "")):
+        problems.append(
+            _("%(name)s should play round %(n)d but is not in its draft.")
+            % {"name": names.get(pk, "?"), "n": round.number}
+        )
+    return problems
+
+
+def stale_draft(t: Tournament) -> tuple[Round, list[str]] | None:
+    """The tournament's draft round and why it must be paired again, if it must."""
+    draft = t.round_set.filter(status=Round.Status.DRAFT).order_by("-number").first()
+    if draft is None:
+        return None
+    problems = draft_problems(draft)
+    if not problems and draft.number == 1:
+        waiting = (
+            t.entrants.filter(checked_in=True, starting_number=None)
+            .exclude(withdrawn_after=0)
+            .values_list("name", flat=True)
+        )
+        problems = [
+            _("%(name)s is checked in but not in the draft of round 1.") % {"name": name}
+            for name in waiting
+        ]
+    return (draft, problems) if problems else None
+
+
+def round_pair_again(*, round: Round) -> None:
+    """Delete a draft so that the round is paired again (``round_pair_next``)."""
+    round_delete_draft(round=round)
 
 
 def round_pair_next(
@@ -49,6 +124,10 @@ def round_pair_next(
 
     with transaction.atomic():
         t = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if t.status == Tournament.Status.FINISHED:
+            raise ChampionshipError(
+                _("The tournament is finished: reopen it first to change anything.")
+            )
         last = t.round_set.order_by("-number").first()
         if last is not None and last.status == Round.Status.DRAFT:
             raise ChampionshipError(
@@ -91,6 +170,13 @@ def round_pair_next(
                 ]
         except PairingError as exc:
             raise ChampionshipError(pairing_text.error(exc)) from None
+        # Never pair a player who is not to play this round (withdrawn, not yet joined, a
+        # requested bye): the pairing's input says so, and this guards against any slip.
+        not_playing = {sno(by_pk[pk]) for pk in absent}
+        if any(p.white in not_playing or p.black in not_playing for p in pairs):
+            raise ChampionshipError(
+                _("The pairing included a player who is not to play this round. Nothing was saved.")
+            )
         step("saving", 80)
         # Requested byes are shown on the pairings too (withdrawn players are not).
         for pk, code in absent.items():
@@ -142,6 +228,15 @@ def round_publish(*, round: Round) -> Round:
     """Publish a draft: its pairings are public and their games' results can be entered."""
     if round.status == Round.Status.PUBLISHED:
         return round
+    if round.tournament.status == Tournament.Status.FINISHED:
+        raise ChampionshipError(
+            _("The tournament is finished: reopen it first to change anything.")
+        )
+    problems = draft_problems(round)
+    if problems:
+        raise ChampionshipError(
+            " ".join([*problems, _("Delete the draft and pair the round again.")])
+        )
     with transaction.atomic():
         round.status = Round.Status.PUBLISHED
         round.published_at = timezone.now()
@@ -159,6 +254,10 @@ def round_publish(*, round: Round) -> Round:
 
 
 def round_delete_draft(*, round: Round) -> None:
+    if round.tournament.status == Tournament.Status.FINISHED:
+        raise ChampionshipError(
+            _("The tournament is finished: reopen it first to change anything.")
+        )
     if round.status != Round.Status.DRAFT:
         raise ChampionshipError(_("A published round cannot be deleted."))
     round.delete()
@@ -179,7 +278,9 @@ def edit_warnings(round: Round) -> list[str]:
         for p in data.players
     }
     colours = {p.number: [r.colour for r in p.rounds[:upto] if r.played] for p in data.players}
-    warnings = []
+    warnings = list(draft_problems(round))
+    if warnings:
+        warnings.append(_("This draft is stale: delete it and pair the round again."))
     for b in round.boards.select_related("white", "black"):
         if b.black is None:
             continue

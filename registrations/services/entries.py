@@ -14,7 +14,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from phonenumber_field.phonenumber import PhoneNumber
 
-from championship.models import Tournament
+from championship.models import Entrant, Tournament
+from championship.services import CheckIn
 
 from ..models import MasterClassSignup, Registration
 from .outbox import outbox_enqueue
@@ -52,7 +53,7 @@ def registration_create(
             if existing is not None:
                 outbox_enqueue(kind="registration_link", object_id=existing.pk)
                 return Outcome(existing, created=False)
-            if not locked.registration_open:
+            if not locked.registration_is_open:
                 raise RegistrationClosed
             tournament_places_fill(tournament_id=locked.pk)
             registration = Registration(
@@ -139,7 +140,7 @@ def registration_reenter(
         locked = Tournament.objects.select_for_update().get(pk=registration.tournament_id)
         reg = Registration.objects.select_for_update().get(pk=registration.pk)
         if reg.status == Registration.Status.WITHDRAWN:
-            if not locked.registration_open:
+            if not locked.registration_is_open:
                 raise RegistrationClosed
             tournament_places_fill(tournament_id=locked.pk)
             reg.status = tournament_status_for_newcomer(tournament=locked)
@@ -149,12 +150,18 @@ def registration_reenter(
     return reg
 
 
-def registration_check_in_toggle(
-    *, registration: Registration, now: datetime | None = None
-) -> Registration:
-    registration.checked_in_at = None if registration.checked_in_at else (now or timezone.now())
-    registration.save(update_fields=["checked_in_at", "updated_at"])
-    return registration
+def registration_check_in_toggle(*, registration: Registration) -> CheckIn:
+    """Check a registered player in, or undo it. Check-in is one fact, the tournament's
+    (``Entrant.checked_in``, championship.services.registration_check_in): checking in here
+    makes or updates the player's entrant, and the list shows the same fact.
+    ``ChampionshipError`` says why it cannot be done (nothing changed)."""
+    from championship.services import registration_check_in
+
+    entrant = Entrant.objects.filter(registration=registration).first()
+    now_in = entrant.checked_in if entrant is not None else False
+    result = registration_check_in(registration=registration, checked_in=not now_in)
+    registration.refresh_from_db(fields=["checked_in_at", "updated_at"])
+    return result
 
 
 def person_links_send(*, email: str) -> int:

@@ -238,8 +238,9 @@ def test_import_confirmed_registrations_once() -> None:
         )
     players = f"/t/{t.slug}/players/"
     assert "R0" not in Client().get(players).content.decode()  # cached for spectators
-    assert services.entrants_import_registrations(tournament=t) == 2
-    assert services.entrants_import_registrations(tournament=t) == 0
+    report = services.entrants_import_registrations(tournament=t)
+    assert report.added == ["R0", "R1"] and report.left_out == [("R2", "e-mail not confirmed")]
+    assert services.entrants_import_registrations(tournament=t).added == []
     page = Client().get(players).content.decode()
     assert "R0" in page and "R1" in page and "R2" not in page  # a new version of the page
     services.entrant_add(tournament=t, name="Walk-in", checked_in=True)
@@ -295,13 +296,24 @@ def test_late_entry_with_half_point_byes_for_missed_rounds() -> None:
     t = make(n=4, rounds=4)
     finish(services.round_pair_next(tournament=t))
     finish(services.round_pair_next(tournament=t))
+    Tournament.objects.filter(pk=t.pk).update(max_half_point_byes=2)
     late = services.entrant_add(
         tournament=t, name="Late", rating=1900, checked_in=True, missed_rounds="H"
     )
     zero = services.entrant_add(tournament=t, name="Zero", rating=1800, checked_in=True)
+    Tournament.objects.filter(pk=t.pk).update(max_half_point_byes=1)
+    services.entrant_add(
+        tournament=t,
+        name="Capped",
+        rating=1700,
+        checked_in=True,
+        missed_rounds="H",
+    )
     assert (late.starting_number, late.joined_round) == (5, 3)
     rows = {r.name: r for r in standings_rows(Tournament.objects.get(pk=t.pk))}
     assert rows["Late"].points == 1 and rows["Late"].unplayed == 2  # two half-point byes
+    # The tournament allows one half-point bye a player: round 2 missed scores zero.
+    assert rows["Capped"].points == Decimal("0.5") and rows["Capped"].unplayed == 2
     assert rows["Zero"].points == 0 and rows["Zero"].unplayed == 2
     r3 = services.round_pair_next(tournament=t)
     paired = {b.white_id for b in r3.boards.all()} | {b.black_id for b in r3.boards.all()}
