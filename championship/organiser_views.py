@@ -164,7 +164,10 @@ def _job_status(t: Tournament) -> dict[str, Any]:
     if job["state"] == "failed":
         text = JOB_FAILURES.get(job.get("reason", ""), JOB_FAILURES["crashed"])
     elif job["state"] == "error":
-        text = job.get("text", "")
+        params = job.get("params")
+        text = pairing_text.error_text(
+            job.get("code") or "", params if isinstance(params, dict) else {}, job.get("text", "")
+        )
     else:
         text = JOB_STEPS.get(job.get("step", ""), "")
     return {
@@ -175,6 +178,17 @@ def _job_status(t: Tournament) -> dict[str, Any]:
     }
 
 
+def _unconfirmed_before_pairing(t: Tournament) -> tuple[Round | None, list[int]]:
+    """The last round and its boards whose results await confirmation (two-person
+    confirmation on), which the organiser must see before pairing the next round."""
+    if not t.two_person_confirmation:
+        return None, []
+    last = t.round_set.filter(status=Round.Status.PUBLISHED).order_by("-number").first()
+    if last is None or t.round_set.filter(number__gt=last.number).exists():
+        return None, []
+    return last, selectors.unconfirmed_boards(last)
+
+
 @require_POST
 @organiser
 def pair_next(request: HttpRequest, slug: str) -> HttpResponse:
@@ -182,9 +196,18 @@ def pair_next(request: HttpRequest, slug: str) -> HttpResponse:
     if jobs.busy(t.pk):
         messages.info(request, _("The next round is being paired already."))
         return redirect("championship:dashboard", slug=slug)
+    anyway = request.POST.get("anyway") == "1"
+    last, unconfirmed = _unconfirmed_before_pairing(t)
+    if unconfirmed and not anyway:
+        # Nothing is queued: the organiser reads which boards and decides.
+        return render(
+            request,
+            "championship/pair_confirm.html",
+            {"tournament": t, "round": last, "boards": unconfirmed},
+        )
     job_id = jobs.request(t.pk)
     try:
-        pair_round_task.delay(t.pk, job_id, get_language())
+        pair_round_task.delay(t.pk, job_id, get_language(), bool(unconfirmed))
     except Exception:  # the broker is unreachable: nothing was queued
         logging.getLogger(__name__).warning("could not queue the pairing", exc_info=True)
         jobs.forget(t.pk, job_id)
@@ -195,6 +218,24 @@ def pair_next(request: HttpRequest, slug: str) -> HttpResponse:
                 "changed; try again in a minute."
             ),
         )
+        return redirect("championship:dashboard", slug=slug)
+    if unconfirmed:
+        messages.warning(
+            request,
+            _(
+                "Pairing the next round although boards %(boards)s of round %(n)d are not "
+                "confirmed yet."
+            )
+            % {"boards": ", ".join(map(str, unconfirmed)), "n": last.number if last else 0},
+        )
+    job = jobs.status(t.pk)
+    if job["state"] == "done" and job.get("round"):
+        messages.success(
+            request,
+            _("Round %(n)d is paired as a draft: check it, then publish it.") % {"n": job["round"]},
+        )
+    elif job["state"] in ("queued", "running"):
+        messages.info(request, _("Pairing the next round: its progress is shown below."))
     return redirect("championship:dashboard", slug=slug)
 
 

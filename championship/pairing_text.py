@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext
 from .pairing import PairingError
 
 NOTES = {
-    "pair.same_score": gettext_lazy("both have %(score)s"),
+    "pair.same_score": gettext_lazy("both %(score)s"),
     "pair.scores": gettext_lazy("%(white_score)s against %(black_score)s"),
     "float.down": gettext_lazy("%(player)s floats down from %(score)s to %(to)s"),
     "float.up": gettext_lazy("%(player)s floats up from %(score)s to %(to)s"),
@@ -41,6 +41,11 @@ NOTES = {
         "%(player)s gets %(colour)s: had %(previous)s in round %(round)s, when the opponent had "
         "%(opponent_previous)s"
     ),
+    # colour.alternate when the round it looks back to is the one just played.
+    "colour.alternate.last": gettext_lazy(
+        "%(player)s gets %(colour)s: had %(previous)s last round, the opponent "
+        "%(opponent_previous)s"
+    ),
     "colour.higher_ranked_preference": gettext_lazy(
         "%(player)s gets %(colour)s: the higher ranked player gets the colour due"
     ),
@@ -61,7 +66,9 @@ ERRORS = {
         "No legal pairing exists for the next round: check the forbidden pairs, requested byes "
         "and withdrawals."
     ),
-    "pairing.all_rounds_paired": gettext_lazy("All %(rounds)s rounds are already paired."),
+    "pairing.all_rounds_paired": gettext_lazy(
+        "All %(rounds)s rounds are paired: there are no rounds left."
+    ),
     "pairing.unfinished_round": gettext_lazy(
         "Player %(player)s has no result in round %(round)s yet."
     ),
@@ -73,6 +80,18 @@ ERRORS = {
     "roundrobin.too_few": gettext_lazy("A round robin needs at least two players."),
     "roundrobin.no_such_round": gettext_lazy(
         "The round robin has %(rounds)s rounds; round %(round)s is not one of them."
+    ),
+    # Refusals of the pairing service before the engine runs (championship.services.rounds).
+    "round.too_few_checked_in": gettext_lazy(
+        "At least two checked-in entrants are needed to pair round 1."
+    ),
+    "round.draft_pending": gettext_lazy(
+        "Round %(round)s is still a draft: publish or delete it first."
+    ),
+    "round.results_missing": gettext_lazy("Round %(round)s still has games without a result."),
+    "round.unconfirmed": gettext_lazy(
+        "Round %(round)s has results not yet confirmed by a second organiser (boards "
+        "%(boards)s). Confirm them, or pair anyway."
     ),
 }
 _PLAYER_KEYS = ("player", "white", "black")
@@ -97,9 +116,20 @@ def _colour(code: str) -> str:
     }.get(code, code)
 
 
-def note(note: Mapping[str, Any], names: Mapping[int, str]) -> str:
-    """One note of an explanation, with the players' names."""
-    template = NOTES.get(note.get("code", ""))
+def note(
+    note: Mapping[str, Any], names: Mapping[int, str], round_number: int | None = None
+) -> str:
+    """One note of an explanation, with the players' names (``round_number``: the round the
+    explanation belongs to, so that the round before it is said "last round")."""
+    code = note.get("code", "")
+    params_in = note.get("params", {})
+    if (
+        code == "colour.alternate"
+        and round_number is not None
+        and str(params_in.get("round")) == str(round_number - 1)
+    ):
+        code = "colour.alternate.last"
+    template = NOTES.get(code)
     if template is None:
         return ""
     params = dict(note.get("params", {}))
@@ -134,17 +164,35 @@ def note(note: Mapping[str, Any], names: Mapping[int, str]) -> str:
         return str(note.get("code", ""))
 
 
-def explanation(data: Mapping[str, Any], names: Mapping[int, str]) -> str:
+def explanation(
+    data: Mapping[str, Any], names: Mapping[int, str], round_number: int | None = None
+) -> str:
     """A board's stored explanation (``Board.explanation``) as one line."""
-    return "; ".join(text for n in data.get("notes", []) if (text := note(n, names)))
+    notes = data.get("notes", []) if isinstance(data, Mapping) else []
+    return "; ".join(
+        text for n in notes if isinstance(n, Mapping) and (text := note(n, names, round_number))
+    )
+
+
+def error_text(code: str, params: Mapping[str, Any], fallback: str = "") -> str:
+    """The pairing's error ``code`` in the user's language (``fallback`` for an unknown one)."""
+    template = ERRORS.get(code)
+    if template is None:
+        return fallback or code
+    try:
+        return str(template) % dict(params)
+    except (KeyError, TypeError, ValueError):
+        return str(template)
 
 
 def error(exc: PairingError) -> str:
     """A pairing error in the user's language."""
-    template = ERRORS.get(exc.code)
-    if template is None:
-        return str(exc)
-    try:
-        return str(template) % exc.params
-    except (KeyError, TypeError, ValueError):
-        return str(template)
+    return error_text(exc.code, exc.params, str(exc))
+
+
+def plain(params: Mapping[str, Any]) -> dict[str, Any]:
+    """An error's params as JSON keeps them (numbers and text), for the job's status."""
+    return {
+        str(k): v if isinstance(v, int | float | str) or v is None else str(v)
+        for k, v in params.items()
+    }

@@ -28,8 +28,12 @@ from .engine.core import PHASE_PLIES
 from .engine.game import Game as EngineGame
 from .engine.game import Outcome
 from .engine.record import parse_record
+from .engine.vocabulary import Result
 from .messages import message
-from .models import Game, Turn
+from .models import ORGANISER_TERMINATIONS, Game, Turn
+
+#: The ``side`` of a double forfeit (neither side came).
+BOTH = "both"
 
 #: A whole game's record is a few kilobytes (72 turns, tags, clocks and comments): a pasted
 #: text beyond this is not a record, and is refused before it is read.
@@ -323,18 +327,30 @@ def game_terminate(
     overrule: bool = False,
     now: datetime | None = None,
 ) -> Outcome:
-    """Record ``time``, ``resign``, ``agreement`` or ``forfeit`` on the sheet; refused when
-    the game is already decided (§7)."""
+    """Record ``time``, ``resign``, ``agreement``, ``forfeit`` or ``adjudication`` on the
+    sheet; refused when the game is already decided (§7). ``side`` is the side concerned:
+    the flagged, resigning or absent side, the loser of an adjudication (none: a draw), or
+    ``both`` for a double forfeit (neither came)."""
     with transaction.atomic():
         game = _lock(game)
         eg = selectors.replay(game)
-        if side not in ("", WHITE, BLACK):
+        if termination not in {code for code, _label in ORGANISER_TERMINATIONS}:
+            raise GameError(_("Choose how the game ended."))
+        if side not in ("", WHITE, BLACK, BOTH):
             raise GameError(_("Choose White or Black."))
         if termination in ("resign", "forfeit") and not side:
             raise GameError(_("Choose the side that resigned or did not come."))
+        if side == BOTH and termination != "forfeit":
+            raise GameError(_("Only a forfeit can concern both sides."))
         spent = stopped(selectors.clock(game, eg, now))  # the time spent until now stays spent
+        result = None
+        if side == BOTH:
+            result = Result.DOUBLE_FORFEIT.value
+        elif termination == "adjudication" and not side:
+            result = Result.DRAW.value
+        concerned = None if side == BOTH else selectors.side_name(side)
         try:
-            outcome = eg.terminate(termination, selectors.side_name(side))
+            outcome = eg.terminate(termination, concerned, result=result)
         except EngineError as exc:
             raise _engine_error(exc) from None
         _touch(
