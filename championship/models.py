@@ -249,7 +249,7 @@ RESULTS = [
     (Result.WHITE_WINS.value, "1-0"),
     (Result.BLACK_WINS.value, "0-1"),
     (Result.DRAW.value, "½-½"),
-    (Result.DOUBLE_FORFEIT.value, _("0-0 (both lose)")),
+    (Result.DOUBLE_FORFEIT.value, "0-0"),  # with forfeit: a double forfeit
 ]
 TERMINATIONS = [
     (Termination.HOME.value, _("home")),

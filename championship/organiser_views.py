@@ -256,22 +256,41 @@ def round_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 services.round_publish(round=rnd)
                 messages.success(request, _("Round %(n)d is published.") % {"n": number})
             elif action == "delete":
+                if rnd.status != Round.Status.DRAFT:
+                    raise services.ChampionshipError(_("A published round cannot be deleted."))
+                if request.POST.get("confirm") != "1":
+                    # A destructive action asks first: nothing is deleted yet.
+                    return _round_page(request, rnd, confirm_delete=True)
                 services.round_delete_draft(round=rnd)
-                messages.success(request, _("The draft of round %(n)d is deleted.") % {"n": number})
+                messages.success(
+                    request,
+                    _("The draft of round %(n)d is deleted; the round can be paired again.")
+                    % {"n": number},
+                )
                 return redirect("championship:dashboard", slug=slug)
             elif action == "swap_colours":
                 form = forms.BoardForm(request.POST, round=rnd)
                 if not form.is_valid():
                     raise services.ChampionshipError(_("Choose a board of this round."))
-                services.board_swap_colours(board=form.cleaned_data["board"])
+                board = services.board_swap_colours(board=form.cleaned_data["board"])
+                messages.success(
+                    request,
+                    _("Board %(n)d: colours swapped, %(white)s now has White.")
+                    % {"n": board.number, "white": board.white},
+                )
             elif action == "swap_players":
                 swap = forms.SwapPlayersForm(request.POST, round=rnd)
                 if not swap.is_valid():
                     raise services.ChampionshipError(_("Choose two players."))
                 first, first_side = swap.seat("a")
                 second, second_side = swap.seat("b")
+                names = (getattr(first, first_side), getattr(second, second_side))
                 services.boards_swap_players(
                     first=first, first_side=first_side, second=second, second_side=second_side
+                )
+                messages.success(
+                    request,
+                    _("%(a)s and %(b)s exchanged places.") % {"a": names[0], "b": names[1]},
                 )
             elif action == "results":
                 refused = _save_results(request, rnd)
@@ -329,9 +348,11 @@ def _round_page(
     typed: dict[int, tuple[str, str]] | None = None,
     conflicts: dict[int, Any] | None = None,
     status: int = 200,
+    confirm_delete: bool = False,
 ) -> HttpResponse:
     """The round page; after a refused save the boxes show what was typed (``typed``: game
-    result id → (result, termination)) and games changed meanwhile are marked."""
+    result id → (result, termination)) and games changed meanwhile are marked;
+    ``confirm_delete`` asks whether to delete the draft."""
     t = rnd.tournament
     boards = list(rnd.boards.select_related("white", "black").order_by("number"))
     results = _option_sets(RESULTS)
@@ -341,7 +362,7 @@ def _round_page(
     typed = typed or {}
     conflicts = conflicts or {}
     for b in boards:
-        b.why = pairing_text.explanation(b.explanation, names)  # type: ignore[attr-defined]
+        b.why = pairing_text.explanation(b.explanation, names, rnd.number)  # type: ignore[attr-defined]
         b.game_rows = games.get(b.pk, [])  # type: ignore[attr-defined]
         for g in b.game_rows:  # type: ignore[attr-defined]
             result, termination = typed.get(g.pk, (g.result, g.termination))
@@ -363,6 +384,7 @@ def _round_page(
             "boards": boards,
             "warnings": warnings,
             "history": history,
+            "confirm_delete": confirm_delete,
         },
         status=status,
     )

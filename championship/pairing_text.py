@@ -116,9 +116,7 @@ def _colour(code: str) -> str:
     }.get(code, code)
 
 
-def note(
-    note: Mapping[str, Any], names: Mapping[int, str], round_number: int | None = None
-) -> str:
+def note(note: Mapping[str, Any], names: Mapping[int, str], round_number: int | None = None) -> str:
     """One note of an explanation, with the players' names (``round_number``: the round the
     explanation belongs to, so that the round before it is said "last round")."""
     code = note.get("code", "")

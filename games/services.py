@@ -318,6 +318,35 @@ def termination_side(eg: EngineGame) -> str:
 
 
 # --- Terminations recorded on the sheet, and adjournment -----------------------------------
+def _terminated(eg: EngineGame, termination: str, side: str) -> Outcome:
+    """End ``eg`` by an organiser's ``termination`` concerning ``side`` (see
+    ``game_terminate``), or say why it cannot be (``GameError``)."""
+    if termination not in {code for code, _label in ORGANISER_TERMINATIONS}:
+        raise GameError(_("Choose how the game ended."))
+    if side not in ("", WHITE, BLACK, BOTH):
+        raise GameError(_("Choose White or Black."))
+    if termination in ("resign", "forfeit") and not side:
+        raise GameError(_("Choose the side that resigned or did not come."))
+    if side == BOTH and termination != "forfeit":
+        raise GameError(_("Only a forfeit can concern both sides."))
+    result = None
+    if side == BOTH:
+        result = Result.DOUBLE_FORFEIT.value
+    elif termination == "adjudication" and not side:
+        result = Result.DRAW.value
+    concerned = None if side == BOTH else selectors.side_name(side)
+    try:
+        return eg.terminate(termination, concerned, result=result)
+    except EngineError as exc:
+        raise _engine_error(exc) from None
+
+
+def game_termination_preview(*, game: Game, termination: str, side: str) -> Outcome:
+    """The outcome ``game_terminate`` would record, without recording it (what the organiser
+    is asked to confirm); ``GameError`` if it would be refused."""
+    return _terminated(selectors.replay(game), termination, side)
+
+
 def game_terminate(
     *,
     game: Game,
@@ -334,25 +363,8 @@ def game_terminate(
     with transaction.atomic():
         game = _lock(game)
         eg = selectors.replay(game)
-        if termination not in {code for code, _label in ORGANISER_TERMINATIONS}:
-            raise GameError(_("Choose how the game ended."))
-        if side not in ("", WHITE, BLACK, BOTH):
-            raise GameError(_("Choose White or Black."))
-        if termination in ("resign", "forfeit") and not side:
-            raise GameError(_("Choose the side that resigned or did not come."))
-        if side == BOTH and termination != "forfeit":
-            raise GameError(_("Only a forfeit can concern both sides."))
         spent = stopped(selectors.clock(game, eg, now))  # the time spent until now stays spent
-        result = None
-        if side == BOTH:
-            result = Result.DOUBLE_FORFEIT.value
-        elif termination == "adjudication" and not side:
-            result = Result.DRAW.value
-        concerned = None if side == BOTH else selectors.side_name(side)
-        try:
-            outcome = eg.terminate(termination, concerned, result=result)
-        except EngineError as exc:
-            raise _engine_error(exc) from None
+        outcome = _terminated(eg, termination, side)
         _touch(
             game,
             termination=termination,
