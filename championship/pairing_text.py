@@ -16,9 +16,10 @@ from .pairing import PairingError
 
 NOTES = {
     "pair.same_score": gettext_lazy("both %(score)s"),
-    "pair.scores": gettext_lazy("%(white_score)s against %(black_score)s"),
-    "float.down": gettext_lazy("%(player)s floats down from %(score)s to %(to)s"),
-    "float.up": gettext_lazy("%(player)s floats up from %(score)s to %(to)s"),
+    # The second score is a bare number: "2 points against 1½".
+    "pair.scores": gettext_lazy("%(white_score)s against %(black_number)s"),
+    "float.down": gettext_lazy("%(player)s floats down"),
+    "float.up": gettext_lazy("%(player)s floats up"),
     "float.repeated": gettext_lazy(
         "%(player)s floated %(direction)s %(rounds_ago)s round(s) before as well: no other "
         "pairing avoided it"
@@ -30,6 +31,12 @@ NOTES = {
     "bye.requested": gettext_lazy("%(player)s asked for a %(kind)s bye"),
     "colour.both_preferences": gettext_lazy(
         "%(player)s gets %(colour)s: both players get the colour they are due"
+    ),
+    # colour.both_preferences and colour.higher_ranked_preference with the player's latest
+    # played game: the colour alternates.
+    "colour.due.last": gettext_lazy("%(player)s gets %(colour)s: had %(last)s last round"),
+    "colour.due.earlier": gettext_lazy(
+        "%(player)s gets %(colour)s: had %(last)s in round %(last_round)s"
     ),
     "colour.no_preferences": gettext_lazy(
         "%(player)s gets %(colour)s: neither has played yet, the higher starting number decides"
@@ -98,15 +105,28 @@ _PLAYER_KEYS = ("player", "white", "black")
 _SCORE_KEYS = ("score", "to", "white_score", "black_score")
 
 
-def points(text: str) -> str:
-    """``1.5`` → ``1½ points`` in the user's language."""
-    value = Fraction(text)
+def number(text: str) -> str:
+    """``1.5`` → ``1½`` (a score without its unit)."""
+    try:
+        value = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        return text
     whole, half = divmod(value, 1)
     shown = (str(whole) if whole or not half else "") + ("½" if half == Fraction(1, 2) else "")
     if half and half != Fraction(1, 2):
         shown = f"{float(value):g}"
+    return shown or "0"
+
+
+def points(text: str) -> str:
+    """``1.5`` → ``1½ points`` in the user's language."""
+    try:
+        value = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        return text
+    whole, half = divmod(value, 1)
     count = int(whole) if not half else 2  # "1½ points", «1½ очка»
-    return ngettext("%(n)s point", "%(n)s points", count) % {"n": shown or "0"}
+    return ngettext("%(n)s point", "%(n)s points", count) % {"n": number(text)}
 
 
 def _colour(code: str) -> str:
@@ -121,12 +141,18 @@ def note(note: Mapping[str, Any], names: Mapping[int, str], round_number: int | 
     explanation belongs to, so that the round before it is said "last round")."""
     code = note.get("code", "")
     params_in = note.get("params", {})
-    if (
-        code == "colour.alternate"
-        and round_number is not None
-        and str(params_in.get("round")) == str(round_number - 1)
-    ):
+    if not isinstance(params_in, Mapping):
+        return ""
+    previous = round_number - 1 if round_number is not None else None
+    if code == "colour.alternate" and str(params_in.get("round")) == str(previous):
         code = "colour.alternate.last"
+    elif (
+        code in ("colour.both_preferences", "colour.higher_ranked_preference")
+        and params_in.get("last") in ("w", "b")
+        and params_in.get("last") != params_in.get("colour")
+    ):
+        last = str(params_in.get("last_round")) == str(previous)
+        code = "colour.due.last" if last else "colour.due.earlier"
     template = NOTES.get(code)
     if template is None:
         return ""
@@ -134,10 +160,12 @@ def note(note: Mapping[str, Any], names: Mapping[int, str], round_number: int | 
     for key in _PLAYER_KEYS:
         if key in params:
             params[key] = names.get(params[key], str(params[key]))
+    if "black_score" in params:
+        params["black_number"] = number(str(params["black_score"]))
     for key in _SCORE_KEYS:
         if key in params:
             params[key] = points(str(params[key]))
-    for key in ("colour", "previous", "opponent_previous", "preference"):
+    for key in ("colour", "previous", "opponent_previous", "preference", "last"):
         if key in params:
             params[key] = _colour(params[key])
     if "strength" in params:
