@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.html import format_html_join
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
@@ -279,9 +279,11 @@ def round_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                     % {"n": board.number, "white": board.white},
                 )
             elif action == "swap_players":
-                swap = forms.SwapPlayersForm(request.POST, round=rnd)
+                seats = request.POST.getlist("seat")
+                posted = {"a": seats[0], "b": seats[1]} if len(seats) == 2 else request.POST
+                swap = forms.SwapPlayersForm(posted, round=rnd)
                 if not swap.is_valid():
-                    raise services.ChampionshipError(_("Choose two players."))
+                    raise services.ChampionshipError(_("Tick two players to exchange."))
                 first, first_side = swap.seat("a")
                 second, second_side = swap.seat("b")
                 names = (getattr(first, first_side), getattr(second, second_side))
@@ -341,6 +343,23 @@ def _save_results(request: HttpRequest, rnd: Round) -> HttpResponse | None:
     return None
 
 
+#: The result history's actions (ResultChange.action) in words.
+HISTORY_ACTIONS = {
+    "enter": pgettext_lazy("result history", "entered"),
+    "correct": pgettext_lazy("result history", "corrected"),
+    "clear": pgettext_lazy("result history", "cleared"),
+    "confirm": pgettext_lazy("result history", "confirmed"),
+}
+
+
+def _history_text(text: str) -> str:
+    """A result as the history stores it (``1-0 resign``) in words: ``1-0 (resign)``."""
+    if not text:
+        return "–"
+    result, _space, termination = text.partition(" ")
+    return services.describe(result, termination)
+
+
 def _round_page(
     request: HttpRequest,
     rnd: Round,
@@ -372,9 +391,15 @@ def _round_page(
         b.open = any(not g.result for g in b.game_rows)  # type: ignore[attr-defined]
         b.unconfirmed = any(g.result and not g.confirmed for g in b.game_rows)  # type: ignore[attr-defined]
     warnings = services.edit_warnings(rnd) if rnd.status == Round.Status.DRAFT else []
-    history = ResultChange.objects.filter(game_result__board__round=rnd).select_related(
-        "game_result__board", "user"
-    )[:50]
+    history = list(
+        ResultChange.objects.filter(game_result__board__round=rnd).select_related(
+            "game_result__board", "user"
+        )[:50]
+    )
+    for change in history:
+        change.what = HISTORY_ACTIONS.get(change.action, change.action)  # type: ignore[attr-defined]
+        change.old_text = _history_text(change.old)  # type: ignore[attr-defined]
+        change.new_text = _history_text(change.new)  # type: ignore[attr-defined]
     return render(
         request,
         "championship/manage_round.html",

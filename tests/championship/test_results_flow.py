@@ -235,12 +235,17 @@ def test_every_action_on_the_draft_ends_with_a_message() -> None:
         "/t/t/manage/round/1/", {"action": "swap_colours", "board": first.pk}, follow=True
     )
     assert f"Board 1: colours swapped, {first.black.name} now has White." in r.content.decode()
+    first.refresh_from_db()
     r = client.post(
         "/t/t/manage/round/1/",
-        {"action": "swap_players", "a": f"{first.pk}:white", "b": f"{second.pk}:black"},
+        {"action": "swap_players", "seat": [f"{first.pk}:white", f"{second.pk}:black"]},
         follow=True,
     )
-    assert "exchanged places" in r.content.decode()
+    assert f"{first.white.name} and {second.black.name} exchanged places." in r.content.decode()
+    first.refresh_from_db()
+    assert first.white_id == second.black_id
+    r = client.post("/t/t/manage/round/1/", {"action": "swap_players", "seat": "x"}, follow=True)
+    assert "Tick two players to exchange." in r.content.decode()
     r = client.post("/t/t/manage/round/1/", {"action": "publish"}, follow=True)
     assert "Round 1 is published." in r.content.decode()
 
