@@ -66,10 +66,10 @@ def round_pair_next(
         if last is not None and boards_without_results(last, t.games_per_pairing).exists():
             raise _refusal("round.results_missing", round=last.number)
         if last is not None and t.two_person_confirmation and not unconfirmed_ok:
-            boards = selectors.unconfirmed_boards(last)
-            if boards:
+            pending = selectors.unconfirmed_boards(last)
+            if pending:
                 raise _refusal(
-                    "round.unconfirmed", round=last.number, boards=", ".join(map(str, boards))
+                    "round.unconfirmed", round=last.number, boards=", ".join(map(str, pending))
                 )
         number = (last.number if last else 0) + 1
         step("loading", 10)
