@@ -168,6 +168,11 @@ def test_pairing_over_unconfirmed_results_needs_pair_anyway_after_a_warning_nami
     services.game_results_confirm(board=second, user=confirmer)
     assert selectors.unconfirmed_boards(rnd) == [1, 3]
     assert selectors.provisional_boards(t) == {(1, 1), (1, 3)}
+    provisional = {
+        g.board.number: selectors.is_provisional(g)
+        for g in GameResult.objects.filter(board__round=rnd)
+    }
+    assert provisional == {1: True, 2: False, 3: True}
     # The service refuses, with a code and the boards.
     with pytest.raises(services.ChampionshipError, match="boards 1, 3") as refused:
         services.round_pair_next(tournament=t)
