@@ -282,7 +282,7 @@ def round_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 seats = request.POST.getlist("seat")
                 posted = {"a": seats[0], "b": seats[1]} if len(seats) == 2 else request.POST
                 swap = forms.SwapPlayersForm(posted, round=rnd)
-                if not swap.is_valid():
+                if not swap.is_valid() or swap.cleaned_data["a"] == swap.cleaned_data["b"]:
                     raise services.ChampionshipError(_("Tick two players to exchange."))
                 first, first_side = swap.seat("a")
                 second, second_side = swap.seat("b")

@@ -249,8 +249,11 @@ def test_every_action_on_the_draft_ends_with_a_message() -> None:
     assert f"{first.white.name} and {second.black.name} exchanged places." in r.content.decode()
     first.refresh_from_db()
     assert first.white_id == second.black_id
-    r = client.post("/t/t/manage/round/1/", {"action": "swap_players", "seat": "x"}, follow=True)
-    assert "Tick two players to exchange." in r.content.decode()
+    for seats in ("x", [f"{first.pk}:white", f"{first.pk}:white"]):
+        r = client.post(
+            "/t/t/manage/round/1/", {"action": "swap_players", "seat": seats}, follow=True
+        )
+        assert "Tick two players to exchange." in r.content.decode()
     r = client.post("/t/t/manage/round/1/", {"action": "publish"}, follow=True)
     assert "Round 1 is published." in r.content.decode()
 
