@@ -25,6 +25,7 @@ RESULT_BY_CODES = {
     ("D", "D"): ("1/2-1/2", "agreement"),
     ("+", "-"): ("1-0", "forfeit"),
     ("-", "+"): ("0-1", "forfeit"),
+    ("-", "-"): ("0-0", "forfeit"),
 }
 
 
@@ -51,7 +52,7 @@ def _date(text: str, *, short: bool = False) -> date | None:
 def import_trf(text: str, *, slug: str, name: str = "") -> Tournament:
     """Create a Swiss from a TRF: entrants by starting number, every round published with its
     results (terminations are not in a TRF: decisive games are recorded as ``home``, draws as
-    ``agreement``, ``+``/``-`` as ``forfeit``)."""
+    ``agreement``, ``+``/``-`` as ``forfeit``, ``-``/``-`` as a double forfeit ``0-0``)."""
     try:
         data, header = read_trf_with_header(text)
     except PairingError as exc:

@@ -9,7 +9,10 @@ from .models import Board, Entrant, ForbiddenPair, GameResult, RequestedBye, Tou
 from .pairing import Player, PointSystem, RoundEntry, TournamentData
 
 WIN_LOSS = {"1-0": ("1", "0"), "0-1": ("0", "1"), "1/2-1/2": ("=", "=")}
-FORFEIT = {"1-0": ("+", "-"), "0-1": ("-", "+")}
+#: A forfeit is not a played game (TRF ``+``/``-``); a double forfeit (``0-0``) is a forfeit
+#: loss for both, as FIDE's TRF writes it (C.04.1: neither is a played game, so it gives no
+#: colour and the two may still meet).
+FORFEIT = {"1-0": ("+", "-"), "0-1": ("-", "+"), "0-0": ("-", "-")}
 
 
 def points_system(t: Tournament) -> PointSystem:
@@ -39,6 +42,7 @@ GAME_SCORE = {
     "1-0": (Fraction(1), Fraction(0)),
     "0-1": (Fraction(0), Fraction(1)),
     "1/2-1/2": (Fraction(1, 2), Fraction(1, 2)),
+    "0-0": (Fraction(0), Fraction(0)),
 }
 
 #: A game's result as the pairing's score needs it: (result, termination), "" while none.
@@ -61,8 +65,10 @@ def codes(
     if not two_games:
         if termination == "forfeit" and result in FORFEIT:
             return FORFEIT[result]
-        return WIN_LOSS[result]
+        return WIN_LOSS.get(result, ("-", "-"))
     result2, termination2 = rest[0]
+    if termination == termination2 == "forfeit" and result == result2 == "0-0":
+        return FORFEIT["0-0"]
     w1, b1 = GAME_SCORE[result]
     b2, w2 = GAME_SCORE[result2]  # in game 2 the board's black has White
     white, black = w1 + w2, b1 + b2

@@ -386,6 +386,7 @@ RESULTS = [
     (Result.WHITE_WINS.value, "1-0"),
     (Result.BLACK_WINS.value, "0-1"),
     (Result.DRAW.value, "½-½"),
+    (Result.DOUBLE_FORFEIT.value, "0-0"),  # with forfeit: a double forfeit
 ]
 TERMINATIONS = [
     (Termination.HOME.value, _("home")),
@@ -395,6 +396,7 @@ TERMINATIONS = [
     (Termination.RESIGN.value, _("resign")),
     (Termination.AGREEMENT.value, _("agreement")),
     (Termination.FORFEIT.value, _("forfeit")),
+    (Termination.ADJUDICATION.value, _("adjudication")),
 ]
 TERMINATION_NAMES = dict(TERMINATIONS)
 
@@ -445,7 +447,7 @@ class GameResult(models.Model):
     number = models.PositiveSmallIntegerField(_("game"), default=1)
     result = models.CharField(_("result"), max_length=7, choices=RESULTS, blank=True)
     termination = models.CharField(
-        _("termination"), max_length=10, choices=TERMINATIONS, blank=True
+        _("termination"), max_length=12, choices=TERMINATIONS, blank=True
     )
     source = models.CharField(_("source"), max_length=9, choices=Source.choices, blank=True)
     confirmed = models.BooleanField(_("confirmed"), default=True)
@@ -454,7 +456,7 @@ class GameResult(models.Model):
     has_sheet = models.BooleanField(_("has a move sheet"), default=False)
     sheet_plies = models.PositiveSmallIntegerField(default=0)
     sheet_result = models.CharField(max_length=7, choices=RESULTS, blank=True)
-    sheet_termination = models.CharField(max_length=10, choices=TERMINATIONS, blank=True)
+    sheet_termination = models.CharField(max_length=12, choices=TERMINATIONS, blank=True)
     #: The engine's count of each side's mistakes and blunders in the game's sheet, as the
     #: games app last told (``services.game_result_analysis_set``); None until the sheet of the
     #: finished game is analysed, and again as soon as the sheet or the result changes.

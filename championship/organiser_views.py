@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import format_html_join
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
@@ -116,7 +116,10 @@ def _job_status(t: Tournament) -> dict[str, Any]:
     if job["state"] == "failed":
         text = JOB_FAILURES.get(job.get("reason", ""), JOB_FAILURES["crashed"])
     elif job["state"] == "error":
-        text = job.get("text", "")
+        params = job.get("params")
+        text = pairing_text.error_text(
+            job.get("code") or "", params if isinstance(params, dict) else {}, job.get("text", "")
+        )
     else:
         text = JOB_STEPS.get(job.get("step", ""), "")
     return {
@@ -127,6 +130,17 @@ def _job_status(t: Tournament) -> dict[str, Any]:
     }
 
 
+def _unconfirmed_before_pairing(t: Tournament) -> tuple[Round | None, list[int]]:
+    """The last round and its boards whose results await confirmation (two-person
+    confirmation on), which the organiser must see before pairing the next round."""
+    if not t.two_person_confirmation:
+        return None, []
+    last = t.round_set.filter(status=Round.Status.PUBLISHED).order_by("-number").first()
+    if last is None or t.round_set.filter(number__gt=last.number).exists():
+        return None, []
+    return last, selectors.unconfirmed_boards(last)
+
+
 @require_POST
 @organiser
 def pair_next(request: HttpRequest, slug: str) -> HttpResponse:
@@ -134,9 +148,18 @@ def pair_next(request: HttpRequest, slug: str) -> HttpResponse:
     if jobs.busy(t.pk):
         messages.info(request, _("The next round is being paired already."))
         return redirect("championship:dashboard", slug=slug)
+    anyway = request.POST.get("anyway") == "1"
+    last, unconfirmed = _unconfirmed_before_pairing(t)
+    if unconfirmed and not anyway:
+        # Nothing is queued: the organiser reads which boards and decides.
+        return render(
+            request,
+            "championship/pair_confirm.html",
+            {"tournament": t, "round": last, "boards": unconfirmed},
+        )
     job_id = jobs.request(t.pk)
     try:
-        pair_round_task.delay(t.pk, job_id, get_language())
+        pair_round_task.delay(t.pk, job_id, get_language(), bool(unconfirmed))
     except Exception:  # the broker is unreachable: nothing was queued
         logging.getLogger(__name__).warning("could not queue the pairing", exc_info=True)
         jobs.forget(t.pk, job_id)
@@ -147,6 +170,24 @@ def pair_next(request: HttpRequest, slug: str) -> HttpResponse:
                 "changed; try again in a minute."
             ),
         )
+        return redirect("championship:dashboard", slug=slug)
+    if unconfirmed:
+        messages.warning(
+            request,
+            _(
+                "Pairing the next round although boards %(boards)s of round %(n)d are not "
+                "confirmed yet."
+            )
+            % {"boards": ", ".join(map(str, unconfirmed)), "n": last.number if last else 0},
+        )
+    job = jobs.status(t.pk)
+    if job["state"] == "done" and job.get("round"):
+        messages.success(
+            request,
+            _("Round %(n)d is paired as a draft: check it, then publish it.") % {"n": job["round"]},
+        )
+    elif job["state"] in ("queued", "running"):
+        messages.info(request, _("Pairing the next round: its progress is shown below."))
     return redirect("championship:dashboard", slug=slug)
 
 
@@ -167,22 +208,43 @@ def round_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 services.round_publish(round=rnd)
                 messages.success(request, _("Round %(n)d is published.") % {"n": number})
             elif action == "delete":
+                if rnd.status != Round.Status.DRAFT:
+                    raise services.ChampionshipError(_("A published round cannot be deleted."))
+                if request.POST.get("confirm") != "1":
+                    # A destructive action asks first: nothing is deleted yet.
+                    return _round_page(request, rnd, confirm_delete=True)
                 services.round_delete_draft(round=rnd)
-                messages.success(request, _("The draft of round %(n)d is deleted.") % {"n": number})
+                messages.success(
+                    request,
+                    _("The draft of round %(n)d is deleted; the round can be paired again.")
+                    % {"n": number},
+                )
                 return redirect("championship:dashboard", slug=slug)
             elif action == "swap_colours":
                 form = forms.BoardForm(request.POST, round=rnd)
                 if not form.is_valid():
                     raise services.ChampionshipError(_("Choose a board of this round."))
-                services.board_swap_colours(board=form.cleaned_data["board"])
+                board = services.board_swap_colours(board=form.cleaned_data["board"])
+                messages.success(
+                    request,
+                    _("Board %(n)d: colours swapped, %(white)s now has White.")
+                    % {"n": board.number, "white": board.white},
+                )
             elif action == "swap_players":
-                swap = forms.SwapPlayersForm(request.POST, round=rnd)
-                if not swap.is_valid():
-                    raise services.ChampionshipError(_("Choose two players."))
+                seats = request.POST.getlist("seat")
+                posted = {"a": seats[0], "b": seats[1]} if len(seats) == 2 else request.POST
+                swap = forms.SwapPlayersForm(posted, round=rnd)
+                if not swap.is_valid() or swap.cleaned_data["a"] == swap.cleaned_data["b"]:
+                    raise services.ChampionshipError(_("Tick two players to exchange."))
                 first, first_side = swap.seat("a")
                 second, second_side = swap.seat("b")
+                names = (getattr(first, first_side), getattr(second, second_side))
                 services.boards_swap_players(
                     first=first, first_side=first_side, second=second, second_side=second_side
+                )
+                messages.success(
+                    request,
+                    _("%(a)s and %(b)s exchanged places.") % {"a": names[0], "b": names[1]},
                 )
             elif action == "results":
                 refused = _save_results(request, rnd)
@@ -233,6 +295,23 @@ def _save_results(request: HttpRequest, rnd: Round) -> HttpResponse | None:
     return None
 
 
+#: The result history's actions (ResultChange.action) in words.
+HISTORY_ACTIONS = {
+    "enter": pgettext_lazy("result history", "entered"),
+    "correct": pgettext_lazy("result history", "corrected"),
+    "clear": pgettext_lazy("result history", "cleared"),
+    "confirm": pgettext_lazy("result history", "confirmed"),
+}
+
+
+def _history_text(text: str) -> str:
+    """A result as the history stores it (``1-0 resign``) in words: ``1-0 (resign)``."""
+    if not text:
+        return "–"
+    result, _space, termination = text.partition(" ")
+    return services.describe(result, termination)
+
+
 def _round_page(
     request: HttpRequest,
     rnd: Round,
@@ -240,9 +319,11 @@ def _round_page(
     typed: dict[int, tuple[str, str]] | None = None,
     conflicts: dict[int, Any] | None = None,
     status: int = 200,
+    confirm_delete: bool = False,
 ) -> HttpResponse:
     """The round page; after a refused save the boxes show what was typed (``typed``: game
-    result id → (result, termination)) and games changed meanwhile are marked."""
+    result id → (result, termination)) and games changed meanwhile are marked;
+    ``confirm_delete`` asks whether to delete the draft."""
     t = rnd.tournament
     boards = list(rnd.boards.select_related("white", "black").order_by("number"))
     results = _option_sets(RESULTS)
@@ -252,7 +333,7 @@ def _round_page(
     typed = typed or {}
     conflicts = conflicts or {}
     for b in boards:
-        b.why = pairing_text.explanation(b.explanation, names)  # type: ignore[attr-defined]
+        b.why = pairing_text.explanation(b.explanation, names, rnd.number)  # type: ignore[attr-defined]
         b.game_rows = games.get(b.pk, [])  # type: ignore[attr-defined]
         for g in b.game_rows:  # type: ignore[attr-defined]
             result, termination = typed.get(g.pk, (g.result, g.termination))
@@ -262,9 +343,15 @@ def _round_page(
         b.open = any(not g.result for g in b.game_rows)  # type: ignore[attr-defined]
         b.unconfirmed = any(g.result and not g.confirmed for g in b.game_rows)  # type: ignore[attr-defined]
     warnings = services.edit_warnings(rnd) if rnd.status == Round.Status.DRAFT else []
-    history = ResultChange.objects.filter(game_result__board__round=rnd).select_related(
-        "game_result__board", "user"
-    )[:50]
+    history = list(
+        ResultChange.objects.filter(game_result__board__round=rnd).select_related(
+            "game_result__board", "user"
+        )[:50]
+    )
+    for change in history:
+        change.what = HISTORY_ACTIONS.get(change.action, change.action)  # type: ignore[attr-defined]
+        change.old_text = _history_text(change.old)  # type: ignore[attr-defined]
+        change.new_text = _history_text(change.new)  # type: ignore[attr-defined]
     return render(
         request,
         "championship/manage_round.html",
@@ -274,6 +361,7 @@ def _round_page(
             "boards": boards,
             "warnings": warnings,
             "history": history,
+            "confirm_delete": confirm_delete,
         },
         status=status,
     )

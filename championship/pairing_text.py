@@ -15,10 +15,11 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext
 from .pairing import PairingError
 
 NOTES = {
-    "pair.same_score": gettext_lazy("both have %(score)s"),
-    "pair.scores": gettext_lazy("%(white_score)s against %(black_score)s"),
-    "float.down": gettext_lazy("%(player)s floats down from %(score)s to %(to)s"),
-    "float.up": gettext_lazy("%(player)s floats up from %(score)s to %(to)s"),
+    "pair.same_score": gettext_lazy("both %(score)s"),
+    # The second score is a bare number: "2 points against 1½".
+    "pair.scores": gettext_lazy("%(white_score)s against %(black_number)s"),
+    "float.down": gettext_lazy("%(player)s floats down"),
+    "float.up": gettext_lazy("%(player)s floats up"),
     "float.repeated": gettext_lazy(
         "%(player)s floated %(direction)s %(rounds_ago)s round(s) before as well: no other "
         "pairing avoided it"
@@ -31,6 +32,12 @@ NOTES = {
     "colour.both_preferences": gettext_lazy(
         "%(player)s gets %(colour)s: both players get the colour they are due"
     ),
+    # colour.both_preferences and colour.higher_ranked_preference with the player's latest
+    # played game: the colour alternates.
+    "colour.due.last": gettext_lazy("%(player)s gets %(colour)s: had %(last)s last round"),
+    "colour.due.earlier": gettext_lazy(
+        "%(player)s gets %(colour)s: had %(last)s in round %(last_round)s"
+    ),
     "colour.no_preferences": gettext_lazy(
         "%(player)s gets %(colour)s: neither has played yet, the higher starting number decides"
     ),
@@ -39,6 +46,11 @@ NOTES = {
     ),
     "colour.alternate": gettext_lazy(
         "%(player)s gets %(colour)s: had %(previous)s in round %(round)s, when the opponent had "
+        "%(opponent_previous)s"
+    ),
+    # colour.alternate when the round it looks back to is the one just played.
+    "colour.alternate.last": gettext_lazy(
+        "%(player)s gets %(colour)s: had %(previous)s last round, the opponent "
         "%(opponent_previous)s"
     ),
     "colour.higher_ranked_preference": gettext_lazy(
@@ -61,7 +73,9 @@ ERRORS = {
         "No legal pairing exists for the next round: check the forbidden pairs, requested byes "
         "and withdrawals."
     ),
-    "pairing.all_rounds_paired": gettext_lazy("All %(rounds)s rounds are already paired."),
+    "pairing.all_rounds_paired": gettext_lazy(
+        "All %(rounds)s rounds are paired: there are no rounds left."
+    ),
     "pairing.unfinished_round": gettext_lazy(
         "Player %(player)s has no result in round %(round)s yet."
     ),
@@ -74,20 +88,45 @@ ERRORS = {
     "roundrobin.no_such_round": gettext_lazy(
         "The round robin has %(rounds)s rounds; round %(round)s is not one of them."
     ),
+    # Refusals of the pairing service before the engine runs (championship.services.rounds).
+    "round.too_few_checked_in": gettext_lazy(
+        "At least two checked-in entrants are needed to pair round 1."
+    ),
+    "round.draft_pending": gettext_lazy(
+        "Round %(round)s is still a draft: publish or delete it first."
+    ),
+    "round.results_missing": gettext_lazy("Round %(round)s still has games without a result."),
+    "round.unconfirmed": gettext_lazy(
+        "Round %(round)s has results not yet confirmed by a second organiser (boards "
+        "%(boards)s). Confirm them, or pair anyway."
+    ),
 }
 _PLAYER_KEYS = ("player", "white", "black")
 _SCORE_KEYS = ("score", "to", "white_score", "black_score")
 
 
-def points(text: str) -> str:
-    """``1.5`` → ``1½ points`` in the user's language."""
-    value = Fraction(text)
+def number(text: str) -> str:
+    """``1.5`` → ``1½`` (a score without its unit)."""
+    try:
+        value = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        return text
     whole, half = divmod(value, 1)
     shown = (str(whole) if whole or not half else "") + ("½" if half == Fraction(1, 2) else "")
     if half and half != Fraction(1, 2):
         shown = f"{float(value):g}"
+    return shown or "0"
+
+
+def points(text: str) -> str:
+    """``1.5`` → ``1½ points`` in the user's language."""
+    try:
+        value = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        return text
+    whole, half = divmod(value, 1)
     count = int(whole) if not half else 2  # "1½ points", «1½ очка»
-    return ngettext("%(n)s point", "%(n)s points", count) % {"n": shown or "0"}
+    return ngettext("%(n)s point", "%(n)s points", count) % {"n": number(text)}
 
 
 def _colour(code: str) -> str:
@@ -97,19 +136,36 @@ def _colour(code: str) -> str:
     }.get(code, code)
 
 
-def note(note: Mapping[str, Any], names: Mapping[int, str]) -> str:
-    """One note of an explanation, with the players' names."""
-    template = NOTES.get(note.get("code", ""))
+def note(note: Mapping[str, Any], names: Mapping[int, str], round_number: int | None = None) -> str:
+    """One note of an explanation, with the players' names (``round_number``: the round the
+    explanation belongs to, so that the round before it is said "last round")."""
+    code = note.get("code", "")
+    params_in = note.get("params", {})
+    if not isinstance(params_in, Mapping):
+        return ""
+    previous = round_number - 1 if round_number is not None else None
+    if code == "colour.alternate" and str(params_in.get("round")) == str(previous):
+        code = "colour.alternate.last"
+    elif (
+        code in ("colour.both_preferences", "colour.higher_ranked_preference")
+        and params_in.get("last") in ("w", "b")
+        and params_in.get("last") != params_in.get("colour")
+    ):
+        last = str(params_in.get("last_round")) == str(previous)
+        code = "colour.due.last" if last else "colour.due.earlier"
+    template = NOTES.get(code)
     if template is None:
         return ""
     params = dict(note.get("params", {}))
     for key in _PLAYER_KEYS:
         if key in params:
             params[key] = names.get(params[key], str(params[key]))
+    if "black_score" in params:
+        params["black_number"] = number(str(params["black_score"]))
     for key in _SCORE_KEYS:
         if key in params:
             params[key] = points(str(params[key]))
-    for key in ("colour", "previous", "opponent_previous", "preference"):
+    for key in ("colour", "previous", "opponent_previous", "preference", "last"):
         if key in params:
             params[key] = _colour(params[key])
     if "strength" in params:
@@ -134,17 +190,35 @@ def note(note: Mapping[str, Any], names: Mapping[int, str]) -> str:
         return str(note.get("code", ""))
 
 
-def explanation(data: Mapping[str, Any], names: Mapping[int, str]) -> str:
+def explanation(
+    data: Mapping[str, Any], names: Mapping[int, str], round_number: int | None = None
+) -> str:
     """A board's stored explanation (``Board.explanation``) as one line."""
-    return "; ".join(text for n in data.get("notes", []) if (text := note(n, names)))
+    notes = data.get("notes", []) if isinstance(data, Mapping) else []
+    return "; ".join(
+        text for n in notes if isinstance(n, Mapping) and (text := note(n, names, round_number))
+    )
+
+
+def error_text(code: str, params: Mapping[str, Any], fallback: str = "") -> str:
+    """The pairing's error ``code`` in the user's language (``fallback`` for an unknown one)."""
+    template = ERRORS.get(code)
+    if template is None:
+        return fallback or code
+    try:
+        return str(template) % dict(params)
+    except (KeyError, TypeError, ValueError):
+        return str(template)
 
 
 def error(exc: PairingError) -> str:
     """A pairing error in the user's language."""
-    template = ERRORS.get(exc.code)
-    if template is None:
-        return str(exc)
-    try:
-        return str(template) % exc.params
-    except (KeyError, TypeError, ValueError):
-        return str(template)
+    return error_text(exc.code, exc.params, str(exc))
+
+
+def plain(params: Mapping[str, Any]) -> dict[str, Any]:
+    """An error's params as JSON keeps them (numbers and text), for the job's status."""
+    return {
+        str(k): v if isinstance(v, int | float | str) or v is None else str(v)
+        for k, v in params.items()
+    }

@@ -172,3 +172,37 @@ def board_results(boards: list[Board]) -> dict[int, list[GameResult]]:
     for game in GameResult.objects.filter(board__in=boards).order_by("board_id", "number"):
         out.setdefault(game.board_id, []).append(game)
     return out
+
+
+def unconfirmed_boards(round: Round) -> list[int]:
+    """The numbers of the boards of ``round`` with a result still awaiting a second
+    organiser's confirmation (two-person confirmation), in order."""
+    return sorted(
+        set(
+            GameResult.objects.filter(board__round=round, confirmed=False)
+            .exclude(result="")
+            .values_list("board__number", flat=True)
+        )
+    )
+
+
+def is_provisional(game: GameResult) -> bool:
+    """Is this result provisional: entered, but not yet confirmed by a second organiser?"""
+    return bool(game.result) and not game.confirmed
+
+
+def provisional_boards(t: Tournament) -> set[tuple[int, int]]:
+    """(round number, board number) of every published board with a provisional result (one
+    query): what the public pages mark while two-person confirmation is pending."""
+    if not t.two_person_confirmation:
+        return set()
+    rows = (
+        GameResult.objects.filter(
+            board__round__tournament=t,
+            board__round__status=Round.Status.PUBLISHED,
+            confirmed=False,
+        )
+        .exclude(result="")
+        .values_list("board__round__number", "board__number")
+    )
+    return set(rows)

@@ -15,10 +15,13 @@ log = logging.getLogger(__name__)
 
 
 @shared_task(acks_late=False)
-def pair_round_task(tournament_id: int, job_id: str, language: str | None = None) -> dict[str, Any]:
+def pair_round_task(
+    tournament_id: int, job_id: str, language: str | None = None, unconfirmed_ok: bool = False
+) -> dict[str, Any]:
     """Pair the next round for the organiser's request ``job_id`` (see ``jobs``), reporting
     progress for the organiser's page. Acknowledged when taken: if the worker dies, the task is
-    not delivered again (the page shows the job failed and the organiser starts it again)."""
+    not delivered again (the page shows the job failed and the organiser starts it again).
+    ``unconfirmed_ok``: the organiser chose to pair although some results are unconfirmed."""
     if not jobs.claim(tournament_id, job_id):
         log.warning("pairing request %s of tournament %s is stale: ignored", job_id, tournament_id)
         return {"ok": False, "stale": True}
@@ -27,10 +30,15 @@ def pair_round_task(tournament_id: int, job_id: str, language: str | None = None
         # Messages in the language of the organiser who asked (the worker has none of its own).
         with translation.override(language), jobs.heartbeat(tournament_id, job_id):
             rnd = services.round_pair_next(
-                tournament=t, progress=jobs.progress(tournament_id, job_id)
+                tournament=t,
+                progress=jobs.progress(tournament_id, job_id),
+                unconfirmed_ok=unconfirmed_ok,
             )
     except services.ChampionshipError as exc:
-        jobs.finish(tournament_id, job_id, state="error", text=str(exc))
+        # The code and params let the page say it in its reader's language.
+        jobs.finish(
+            tournament_id, job_id, state="error", text=str(exc), code=exc.code, params=exc.params
+        )
         return {"ok": False, "error": str(exc)}
     except Exception:
         jobs.finish(tournament_id, job_id, state="failed", reason="crashed")

@@ -76,6 +76,9 @@ MESSAGES = {
     "bad_termination": gettext_lazy(
         "“%(termination)s” is not a termination an organiser can enter"
     ),
+    "adjudication_result": gettext_lazy(
+        "an adjudication needs the arbiter's result: a win for White or Black, or a draw"
+    ),
     "not_adjournable": gettext_lazy(
         "the game can be adjourned only right after ply 36, while it is undecided"
     ),
@@ -86,10 +89,10 @@ REASONS = {
     "tag_line": gettext_lazy("the tag section: cannot read the line “%(line)s”"),
     "tag_twice": gettext_lazy("the tag %(name)s is given twice"),
     "no_result": gettext_lazy("the Result tag is missing"),
-    "bad_result": gettext_lazy("Result “%(value)s” is not one of 1-0, 0-1, 1/2-1/2, *"),
+    "bad_result": gettext_lazy("Result “%(value)s” is not one of 1-0, 0-1, 1/2-1/2, 0-0, *"),
     "bad_termination": gettext_lazy(
         "Termination “%(value)s” is not one of home, blocked, time, cards, resign, agreement, "
-        "forfeit"
+        "forfeit, adjudication"
     ),
     "after_result": gettext_lazy("“%(token)s” comes after the result"),
     "unclosed_comment": gettext_lazy("a comment is not closed with }"),

@@ -41,9 +41,10 @@ class Game(models.Model):
     phase1_seconds = models.PositiveIntegerField(_("seconds per side, phase 1"), default=1800)
     phase2_seconds = models.PositiveIntegerField(_("seconds per side, phase 2"), default=1800)
     #: An organiser termination (the moves cannot tell it) and the side it concerns: the
-    #: flagged, resigning or absent side.
+    #: flagged, resigning or absent side, the loser of an adjudication; empty for a draw (an
+    #: agreement, a drawn adjudication) and for a double forfeit.
     termination = models.CharField(
-        _("termination"), max_length=10, choices=ORGANISER_TERMINATIONS, blank=True
+        _("termination"), max_length=12, choices=ORGANISER_TERMINATIONS, blank=True
     )
     termination_side = models.CharField(max_length=5, choices=SIDES, blank=True)
     adjourned = models.BooleanField(_("adjourned"), default=False)

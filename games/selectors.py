@@ -14,7 +14,7 @@ from .clock import Clock, StoredClock, clock_at
 from .engine import BLACK, WHITE, EngineError
 from .engine.core import SideName
 from .engine.game import Game as EngineGame
-from .engine.vocabulary import ENGINE_TERMINATIONS, Termination
+from .engine.vocabulary import ENGINE_TERMINATIONS, Result, Termination
 from .models import Game, Turn
 
 
@@ -33,10 +33,23 @@ def sheet(game: Game, turns: list[Turn] | None = None, *, terminations: bool = T
         played.comments.extend(t.comments or [])
     if terminations:
         if game.termination:
-            eg.terminate(game.termination, side_name(game.termination_side))
+            terminate_stored(eg, game.termination, game.termination_side)
         elif game.adjourned and eg.can_adjourn:
             eg.adjourned = True
     return eg
+
+
+def terminate_stored(eg: EngineGame, termination: str, side: str) -> None:
+    """Apply a termination as the sheet stores it (``Game.termination`` and the side it
+    concerns): a forfeit without a side is a double forfeit, an adjudication without one a
+    draw."""
+    concerned = side_name(side)
+    result = None
+    if concerned is None and termination == Termination.FORFEIT:
+        result = Result.DOUBLE_FORFEIT.value
+    elif concerned is None and termination == Termination.ADJUDICATION:
+        result = Result.DRAW.value
+    eg.terminate(termination, concerned, result=result)
 
 
 def side_name(value: str) -> SideName | None:
@@ -69,8 +82,9 @@ def apply_entered(eg: EngineGame, entered: tuple[str, str]) -> bool:
         side = BLACK if result == "1-0" else WHITE  # the losing side
     if termination == Termination.TIME and side is None:
         side = eg.state.to_move
+    decided = termination in (Termination.ADJUDICATION, Termination.FORFEIT)
     try:
-        outcome = eg.terminate(termination, side)
+        outcome = eg.terminate(termination, side, result=result if decided else None)
     except EngineError:
         return False
     if outcome.result != result:

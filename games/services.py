@@ -28,8 +28,12 @@ from .engine.core import PHASE_PLIES
 from .engine.game import Game as EngineGame
 from .engine.game import Outcome
 from .engine.record import parse_record
+from .engine.vocabulary import Result
 from .messages import message
-from .models import Game, Turn
+from .models import ORGANISER_TERMINATIONS, Game, Turn
+
+#: The ``side`` of a double forfeit (neither side came).
+BOTH = "both"
 
 #: A whole game's record is a few kilobytes (72 turns, tags, clocks and comments): a pasted
 #: text beyond this is not a record, and is refused before it is read.
@@ -318,6 +322,35 @@ def termination_side(eg: EngineGame) -> str:
 
 
 # --- Terminations recorded on the sheet, and adjournment -----------------------------------
+def _terminated(eg: EngineGame, termination: str, side: str) -> Outcome:
+    """End ``eg`` by an organiser's ``termination`` concerning ``side`` (see
+    ``game_terminate``), or say why it cannot be (``GameError``)."""
+    if termination not in {code for code, _label in ORGANISER_TERMINATIONS}:
+        raise GameError(_("Choose how the game ended."))
+    if side not in ("", WHITE, BLACK, BOTH):
+        raise GameError(_("Choose White or Black."))
+    if termination in ("resign", "forfeit") and not side:
+        raise GameError(_("Choose the side that resigned or did not come."))
+    if side == BOTH and termination != "forfeit":
+        raise GameError(_("Only a forfeit can concern both sides."))
+    result = None
+    if side == BOTH:
+        result = Result.DOUBLE_FORFEIT.value
+    elif termination == "adjudication" and not side:
+        result = Result.DRAW.value
+    concerned = None if side == BOTH else selectors.side_name(side)
+    try:
+        return eg.terminate(termination, concerned, result=result)
+    except EngineError as exc:
+        raise _engine_error(exc) from None
+
+
+def game_termination_preview(*, game: Game, termination: str, side: str) -> Outcome:
+    """The outcome ``game_terminate`` would record, without recording it (what the organiser
+    is asked to confirm); ``GameError`` if it would be refused."""
+    return _terminated(selectors.replay(game), termination, side)
+
+
 def game_terminate(
     *,
     game: Game,
@@ -327,20 +360,15 @@ def game_terminate(
     overrule: bool = False,
     now: datetime | None = None,
 ) -> Outcome:
-    """Record ``time``, ``resign``, ``agreement`` or ``forfeit`` on the sheet; refused when
-    the game is already decided (§7)."""
+    """Record ``time``, ``resign``, ``agreement``, ``forfeit`` or ``adjudication`` on the
+    sheet; refused when the game is already decided (§7). ``side`` is the side concerned:
+    the flagged, resigning or absent side, the loser of an adjudication (none: a draw), or
+    ``both`` for a double forfeit (neither came)."""
     with transaction.atomic():
         game = _lock(game)
         eg = selectors.replay(game)
-        if side not in ("", WHITE, BLACK):
-            raise GameError(_("Choose White or Black."))
-        if termination in ("resign", "forfeit") and not side:
-            raise GameError(_("Choose the side that resigned or did not come."))
         spent = stopped(selectors.clock(game, eg, now))  # the time spent until now stays spent
-        try:
-            outcome = eg.terminate(termination, selectors.side_name(side))
-        except EngineError as exc:
-            raise _engine_error(exc) from None
+        outcome = _terminated(eg, termination, side)
         _touch(
             game,
             termination=termination,

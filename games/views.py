@@ -17,6 +17,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from championship.models import Board, Round, Tournament
+from championship.services import describe
 from common.cache import anonymous, page_for
 from common.permissions import organiser_required
 from common.responses import text_download, version_json
@@ -381,11 +382,24 @@ def pairing_game(request: HttpRequest, board: int, number: int) -> HttpResponse:
 
 
 # --- The organisers' move sheet -----------------------------------------------------------
+def _ending(game: Game, typed: dict[str, str]) -> dict[str, str]:
+    """What ending the game as ``typed`` would record, for the organiser to confirm."""
+    outcome = services.game_termination_preview(
+        game=game, termination=typed["termination"], side=typed["side"]
+    )
+    return {
+        "result": describe(outcome.result, outcome.termination),
+        "termination": typed["termination"],
+        "side": typed["side"],
+    }
+
+
 @organiser
 def sheet(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(_games(), pk=pk)
     typed: dict[str, str] = {}
     conflict: services.ResultConflict | None = None
+    ending: dict[str, str] | None = None
     status = 200
     if request.method == "POST":
         action = request.POST.get("action", "")
@@ -394,8 +408,12 @@ def sheet(request: HttpRequest, pk: int) -> HttpResponse:
             k: request.POST.get(k, "") for k in ("text", "clock", "record", "termination", "side")
         }
         try:
-            _sheet_action(request, game, action, typed, overrule)
-            return redirect("games:sheet", pk=game.pk)
+            if action == "terminate" and request.POST.get("confirm") != "1":
+                # Ending a game asks first: say what would be recorded, record nothing yet.
+                ending = _ending(game, typed)
+            else:
+                _sheet_action(request, game, action, typed, overrule)
+                return redirect("games:sheet", pk=game.pk)
         except services.ResultConflict as exc:
             conflict = exc
             typed["action"] = action
@@ -412,6 +430,7 @@ def sheet(request: HttpRequest, pk: int) -> HttpResponse:
         conflict=conflict,
         plays=click_plays(eg),
         terminations=ORGANISER_TERMINATIONS,
+        ending=ending,
         can_adjourn=eg.can_adjourn and not game.adjourned,
         record_text=records.game_record(game, turns, eg),
     )
@@ -442,12 +461,18 @@ def _sheet_action(
             request, _("Ply %(n)d (%(turn)s) taken back.") % {"n": turn.ply, "turn": turn.text}
         )
     elif action == "terminate":
-        services.game_terminate(
+        typed["confirm"] = "1"  # a conflict's form sends the confirmed ending again
+        outcome = services.game_terminate(
             game=game,
             termination=typed["termination"],
             side=typed["side"],
             user=user,
             overrule=overrule,
+        )
+        messages.success(
+            request,
+            _("The game is over: %(result)s.")
+            % {"result": describe(outcome.result, outcome.termination)},
         )
     elif action == "upload":
         text = typed["record"]

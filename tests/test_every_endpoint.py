@@ -6,7 +6,11 @@ running tournament, then requested by an anonymous visitor and an administrator 
 query strings and path values; every POST form found on those pages (each submit button a
 variant) is sent back with each field in turn replaced by hostile values — NUL bytes, overlong
 text, text where a number belongs, numbers out of range, unknown choices, invalid UTF-8 — and
-with fields missing or forged. Any 5xx fails; a 4xx must leave every table as it was."""
+with fields missing or forged. Any 5xx fails; a 4xx must leave every table as it was.
+
+Every organisers' endpoint — a view marked by ``common.permissions.organiser_required``, so
+new organisers' pages are found without being listed — also gets generated posts (hypothesis)
+of its own: the forms that post to it with fields replaced or added."""
 
 from __future__ import annotations
 
@@ -266,13 +270,29 @@ def _world() -> dict[str, Any]:
     }
 
 
+def _pools(world: dict[str, Any]) -> dict[str, list[str]]:
+    ints = [str(i) for i in world["ints"]]
+    return {"int": ints, "id": ints, "slug": world["slugs"], "str": world["strs"]}
+
+
+def _valid_values(
+    root: Client, route: str, params: list[tuple[str, str]], pools: dict[str, list[str]]
+) -> dict[str, str] | None:
+    """The first values of the world a superuser can open ``route`` with (None: none)."""
+    choices = [pools.get(conv, pools["str"]) for _, conv in params]
+    for combo in itertools.islice(itertools.product(*choices), 40):
+        values = dict(zip([n for n, _ in params], combo, strict=True))
+        if root.get(_fill(route, values)).status_code not in (404, 400, 410):
+            return values
+    return None
+
+
 def _urls(world: dict[str, Any]) -> tuple[list[str], list[str]]:
     """Valid URLs (each pattern reversed with the first values a superuser can open) and
     hostile ones (each parameter in turn given hostile values)."""
     root = Client()
     root.force_login(world["users"]["root"])
-    ints = [str(i) for i in world["ints"]]
-    pools = {"int": ints, "id": ints, "slug": world["slugs"], "str": world["strs"]}
+    pools = _pools(world)
     valid: list[str] = []
     hostile: list[str] = []
     for route, params in _patterns(get_resolver().url_patterns):
@@ -281,14 +301,9 @@ def _urls(world: dict[str, Any]) -> tuple[list[str], list[str]]:
         if not params:
             valid.append(_fill(route, {}))
             continue
-        choices = [pools.get(conv, pools["str"]) for _, conv in params]
-        chosen: dict[str, str] | None = None
-        for combo in itertools.islice(itertools.product(*choices), 40):
-            values = dict(zip([n for n, _ in params], combo, strict=True))
-            if root.get(_fill(route, values)).status_code not in (404, 400, 410):
-                chosen = values
-                valid.append(_fill(route, values))
-                break
+        chosen = _valid_values(root, route, params, pools)
+        if chosen is not None:
+            valid.append(_fill(route, chosen))
         base = chosen or {n: pools.get(c, pools["str"])[0] for n, c in params}
         for name, conv in params:
             for bad in PATH_VALUES.get(conv, PATH_VALUES["str"]):
@@ -453,3 +468,98 @@ def _fresh_generated_world() -> Any:
     _GENERATED = None
     yield
     _GENERATED = None
+
+
+# --- Every organisers' endpoint, found by its mark --------------------------------------------
+def _organiser_routes(patterns: Any = None, prefix: str = "") -> list[str]:
+    """The route of every view marked by ``common.permissions.organiser_required``: the pages
+    and POST endpoints of organisers, today's and any added later."""
+    out: list[str] = []
+    for p in get_resolver().url_patterns if patterns is None else patterns:
+        route = prefix + str(p.pattern)
+        if isinstance(p, URLResolver):
+            out += _organiser_routes(p.url_patterns, route)
+        elif isinstance(p, URLPattern) and getattr(p.callback, "organiser_required", None):
+            out.append(route)
+    return sorted(set(out))
+
+
+ORGANISER_ROUTES = _organiser_routes()
+#: Names posted besides a form's own fields: what organisers' views read from a POST.
+EXTRA_FIELDS = ["action", "confirm", "anyway", "board", "entrant", "round", "kind", "a", "b"]
+
+
+def test_organiser_endpoints_are_found_by_their_mark() -> None:
+    """The walk below covers the organisers' pages known today (and finds new ones itself)."""
+    for known in ("t/<slug:slug>/manage/", "t/<slug:slug>/manage/pair/", "games/<id:pk>/sheet/"):
+        assert known in ORGANISER_ROUTES, ORGANISER_ROUTES
+    assert "t/<slug:slug>/standings/" not in ORGANISER_ROUTES
+    assert len(ORGANISER_ROUTES) >= 15
+
+
+_ENDPOINT: dict[str, Any] = {}
+
+
+def _endpoint(route: str) -> tuple[Client, str, list[dict[str, str]], dict[str, Any]]:
+    """The world (once per test), the organiser's client, the endpoint's URL reversed with the
+    world's values and the forms of the site that post to it."""
+    if _ENDPOINT.get("route") != route:
+        world = _world()
+        root = Client()
+        root.force_login(world["users"]["root"])
+        pools = _pools(world)
+        urls = {}
+        for each in ORGANISER_ROUTES:
+            params = [(n, conv or "str") for conv, n in re.findall(r"<(?:(\w+):)?(\w+)>", each)]
+            values = _valid_values(root, each, params, pools)
+            if values is not None:
+                urls[each] = _fill(each, values)
+        assert route in urls, f"no object of the world opens {route}"
+        url = urls[route]
+        client = Client(raise_request_exception=False)
+        client.force_login(world["users"]["organiser"])
+        # The forms that post here, from every organisers' page.
+        forms = [
+            data
+            for target, data in _forms_of(client, list(urls.values()))
+            if urlsplit(target).path == url
+        ]
+        _ENDPOINT.update(route=route, client=client, url=url, forms=forms, world=world)
+    return _ENDPOINT["client"], _ENDPOINT["url"], _ENDPOINT["forms"], _ENDPOINT["world"]
+
+
+@pytest.mark.parametrize("route", ORGANISER_ROUTES)
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_generated_posts_to_every_organiser_endpoint(route: str, data: st.DataObject) -> None:
+    """Each organisers' endpoint in turn gets generated posts: one of the site's forms that
+    post to it (or none) with any of its fields, or the names views read, replaced by text,
+    hostile values, numbers out of range or ids of other objects. No 5xx; a refusal (4xx)
+    changes nothing."""
+    client, url, forms, world = _endpoint(route)
+    base = data.draw(st.sampled_from([{}, *forms]))
+    names = sorted(set(base) | set(EXTRA_FIELDS))
+    values = st.one_of(
+        st.text(max_size=30),
+        st.sampled_from(HOSTILE),
+        st.integers(min_value=-5, max_value=2**40).map(str),
+        st.sampled_from([str(i) for i in world["ints"]]),
+        st.sampled_from(["1", "publish", "delete", "results", "confirm", "terminate", "both"]),
+    )
+    changes = data.draw(st.dictionaries(st.sampled_from(names), values, max_size=5))
+    before = fingerprint()
+    status = _send(client, url, {**base, **changes})
+    assert status < 500, (url, base, changes, ERRORS)
+    if status >= 400:
+        assert fingerprint() == before, (url, base, changes)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_endpoint_world() -> Any:
+    _ENDPOINT.clear()
+    yield
+    _ENDPOINT.clear()

@@ -213,7 +213,12 @@ def _explain_pair(pair: Pair, state: Field, score_of: Any, round_number: int) ->
     given = {w: "w", b: "b"}
     if rule == BOTH_PREFERENCES:
         chooser = white if white.preference != NO_COLOUR else black
-        e.add("colour.both_preferences", player=chooser.number, colour=given[chooser.number])
+        e.add(
+            "colour.both_preferences",
+            player=chooser.number,
+            colour=given[chooser.number],
+            **_last_colour(chooser),
+        )
     elif rule == STRONGER_PREFERENCE:
         stronger = (
             white
@@ -240,7 +245,12 @@ def _explain_pair(pair: Pair, state: Field, score_of: Any, round_number: int) ->
         )
     elif rule == HIGHER_PREFERENCE:
         higher = white if ranks_higher(white, black) else black
-        e.add("colour.higher_ranked_preference", player=higher.number, colour=given[higher.number])
+        e.add(
+            "colour.higher_ranked_preference",
+            player=higher.number,
+            colour=given[higher.number],
+            **_last_colour(higher),
+        )
     elif rule == PAIRING_NUMBER:
         higher = white if ranks_higher(white, black) else black
         code = (
@@ -268,6 +278,16 @@ def _explain_pair(pair: Pair, state: Field, score_of: Any, round_number: int) ->
         e.add("warning.rematch", white=w, black=b)
     del round_number
     return e
+
+
+def _last_colour(e: Entrant) -> dict[str, Any]:
+    """The colour of ``e``'s latest played game and its round (1-based), for the note that
+    says "had Black last round"; nothing before the first game."""
+    for index in range(len(e.rounds), 0, -1):
+        r = e.rounds[index - 1]
+        if r.played and r.colour in _COLOUR:
+            return {"last": _COLOUR[r.colour], "last_round": index}
+    return {}
 
 
 def _last_difference(a: Entrant, b: Entrant) -> tuple[int, int, int]:

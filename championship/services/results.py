@@ -53,6 +53,8 @@ def describe(result: str, termination: str, *, unfinished: bool = False) -> str:
     unfinished game", for a sheet)."""
     if not result:
         return _("an unfinished game") if unfinished else _("no result")
+    if result == Result.DOUBLE_FORFEIT:
+        return _("0-0 (double forfeit)")
     shown = dict(RESULTS).get(result, result)
     name = TERMINATION_NAMES.get(termination, termination)
     return f"{shown} ({name})" if termination else str(shown)
@@ -125,6 +127,8 @@ def _check_entry(result: str, termination: str) -> str | None:
         return _("Choose how the game ended.")
     if result and not consistent(result, termination):
         name = TERMINATION_NAMES.get(termination, termination)
+        if result == Result.DOUBLE_FORFEIT:
+            return _("0-0 is a double forfeit: choose forfeit as the termination.")
         if termination in DRAWING_TERMINATIONS:
             return _("A game ended by %(t)s is a draw.") % {"t": name}
         return _("A game ended by %(t)s cannot be a draw.") % {"t": name}
@@ -162,6 +166,8 @@ def _undecided_sheet_allows(plies: int, entered: tuple[str, str]) -> bool:
     result, termination = entered
     if termination == Termination.TIME and plies:
         return (plies >= PHASE_PLIES) == (result == Result.DRAW)
+    if result == Result.DOUBLE_FORFEIT:
+        return not plies  # nobody came, so nothing was played
     return True
 
 

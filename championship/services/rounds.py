@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .. import manager, pairing_text
+from .. import manager, pairing_text, selectors
 from ..models import Board, Entrant, GameResult, Round, Tournament
 from ..pairing import Pair, PairingError, RoundEntry, explain, pair_swiss, round_robin_round
 from .changes import tournament_changed
@@ -25,13 +26,18 @@ def sno(entrant: Entrant) -> int:
     return entrant.starting_number
 
 
+def _refusal(code: str, **params: Any) -> ChampionshipError:
+    """A refusal of the pairing, said in the active language and kept as a code."""
+    return ChampionshipError(pairing_text.error_text(code, params), code=code, params=params)
+
+
 def _assign_starting_numbers(t: Tournament) -> list[Entrant]:
     """Starting numbers for round 1: the checked-in entrants not withdrawn before it. A number
     the organiser gave (unique, within 1..n) is kept; the others fill the free numbers by
     rating, then name."""
     field = list(t.entrants.filter(checked_in=True).exclude(withdrawn_after=0))
     if len(field) < 2:
-        raise ChampionshipError(_("At least two checked-in entrants are needed to pair round 1."))
+        raise _refusal("round.too_few_checked_in")
     n = len(field)
     kept: dict[int, Entrant] = {}
     for e in sorted(field, key=lambda e: e.pk):
@@ -113,10 +119,15 @@ def round_pair_again(*, round: Round) -> None:
 
 
 def round_pair_next(
-    *, tournament: Tournament, progress: Callable[[str, int], None] | None = None
+    *,
+    tournament: Tournament,
+    progress: Callable[[str, int], None] | None = None,
+    unconfirmed_ok: bool = False,
 ) -> Round:
     """Pair the next round as a draft (the organiser reviews, edits and publishes it).
-    ``progress(step, percent)`` is told each step reached: loading, pairing, saving, done."""
+    ``progress(step, percent)`` is told each step reached: loading, pairing, saving, done.
+    With two-person confirmation, results still unconfirmed stop the pairing unless the
+    organiser chose to pair anyway (``unconfirmed_ok``)."""
 
     def step(name: str, percent: int) -> None:
         if progress:
@@ -130,13 +141,15 @@ def round_pair_next(
             )
         last = t.round_set.order_by("-number").first()
         if last is not None and last.status == Round.Status.DRAFT:
-            raise ChampionshipError(
-                _("Round %(n)d is still a draft: publish or delete it first.") % {"n": last.number}
-            )
+            raise _refusal("round.draft_pending", round=last.number)
         if last is not None and boards_without_results(last, t.games_per_pairing).exists():
-            raise ChampionshipError(
-                _("Round %(n)d still has games without a result.") % {"n": last.number}
-            )
+            raise _refusal("round.results_missing", round=last.number)
+        if last is not None and t.two_person_confirmation and not unconfirmed_ok:
+            pending = selectors.unconfirmed_boards(last)
+            if pending:
+                raise _refusal(
+                    "round.unconfirmed", round=last.number, boards=", ".join(map(str, pending))
+                )
         number = (last.number if last else 0) + 1
         step("loading", 10)
         if number == 1:
@@ -145,10 +158,7 @@ def round_pair_next(
             entrants = list(t.entrants.filter(starting_number__isnull=False))
         data = manager.tournament_data(t, entrants=entrants)
         if number > data.total_rounds:
-            raise ChampionshipError(
-                _("All %(n)d rounds are paired: there are no rounds left.")
-                % {"n": data.total_rounds}
-            )
+            raise _refusal("pairing.all_rounds_paired", rounds=data.total_rounds)
         absent = manager.absent_for_round(t, entrants, number)
         by_number = {sno(e): e for e in entrants}
         by_pk = {e.pk: e for e in entrants}
@@ -169,7 +179,9 @@ def round_pair_next(
                     and (p.black is None or by_number[p.black].pk not in absent)
                 ]
         except PairingError as exc:
-            raise ChampionshipError(pairing_text.error(exc)) from None
+            raise ChampionshipError(
+                pairing_text.error(exc), code=exc.code, params=pairing_text.plain(exc.params)
+            ) from None
         # Never pair a player who is not to play this round (withdrawn, not yet joined, a
         # requested bye): the pairing's input says so, and this guards against any slip.
         not_playing = {sno(by_pk[pk]) for pk in absent}

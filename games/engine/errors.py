@@ -38,6 +38,7 @@ MESSAGES: dict[str, str] = {
     "termination_decided": "{termination} is not possible: the game is already decided",
     "forfeit_played": "forfeit means the game was not played, but it has {plies} turn(s)",
     "bad_termination": "{termination!r} is not a termination an organiser can enter",
+    "adjudication_result": "an adjudication needs the arbiter's result: 1-0, 0-1 or 1/2-1/2",
     "not_adjournable": "the game can be adjourned only right after ply 36, while it is undecided",
     "bad_board": "invalid board: {detail}",
     "record_tags": "malformed tag section: {detail}",

@@ -26,6 +26,7 @@ def win_for(side: SideName) -> str:
 
 
 DRAW = "1/2-1/2"
+DOUBLE_FORFEIT = "0-0"
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,10 +165,14 @@ class Game:
         self.outcomes.pop()
         return self.turns.pop()
 
-    def terminate(self, termination: str, side: SideName | None = None) -> Outcome:
+    def terminate(
+        self, termination: str, side: SideName | None = None, *, result: str | None = None
+    ) -> Outcome:
         """Enter an organiser termination (§7). ``side`` is the side concerned: the flagged
         side for ``time`` (default: the side to move), the resigning or absent side for
-        ``resign`` and ``forfeit``; ``agreement`` needs none."""
+        ``resign`` and ``forfeit``, the losing side of an ``adjudication``; ``agreement``
+        needs none. ``result`` is the arbiter's decision for ``adjudication`` (instead of a
+        side; a draw has no side) and ``0-0`` for a double ``forfeit`` (neither came)."""
         if termination not in ORGANISER_TERMINATIONS:
             raise EngineError("bad_termination", termination=termination)
         if self.outcome is not None:
@@ -183,7 +188,16 @@ class Game:
         elif termination == "forfeit":
             if self.turns:
                 raise EngineError("forfeit_played", plies=len(self.turns))
-            outcome = Outcome(win_for(other(concerned)), "forfeit")
+            if result == DOUBLE_FORFEIT:
+                outcome = Outcome(DOUBLE_FORFEIT, "forfeit")
+            else:
+                outcome = Outcome(win_for(other(concerned)), "forfeit")
+        elif termination == "adjudication":
+            if result is None and side is not None:
+                result = win_for(other(side))
+            if result not in ("1-0", "0-1", DRAW):
+                raise EngineError("adjudication_result", termination=termination)
+            outcome = Outcome(result, "adjudication")
         else:
             outcome = Outcome(win_for(other(concerned)), "resign")
         self.terminated = outcome

@@ -117,7 +117,7 @@ def parse_record(text: str) -> Record:
     if result_tag not in RESULTS:
         raise EngineError(
             "record_tags",
-            detail=f"Result {result_tag!r} is not one of 1-0, 0-1, 1/2-1/2, *",
+            detail=f"Result {result_tag!r} is not one of 1-0, 0-1, 1/2-1/2, 0-0, *",
             reason="bad_result",
             value=result_tag,
             ply=0,
@@ -275,7 +275,9 @@ def check_result(game: Game, result: str, termination: str | None, last: int) ->
     if termination in ("resign", "forfeit") and result in ("1-0", "0-1"):
         side = BLACK if result == "1-0" else WHITE  # the losing side
     try:
-        outcome: Outcome = game.terminate(termination, side)
+        outcome: Outcome = game.terminate(
+            termination, side, result=result if termination in ("adjudication", "forfeit") else None
+        )
     except EngineError as exc:
         raise fail(exc.detail, "termination_refused", termination=termination) from None
     if outcome.result != result:

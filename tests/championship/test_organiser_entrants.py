@@ -51,7 +51,7 @@ def test_the_issue_scenario_a_withdrawal_during_a_draft_never_pairs_the_player()
     assert "stale" in org.get(f"/t/{t.slug}/manage/round/3/").content.decode()
     with pytest.raises(services.ChampionshipError, match="withdrawn"):
         services.round_publish(round=draft)
-    org.post(f"/t/{t.slug}/manage/round/3/", {"action": "delete"})
+    org.post(f"/t/{t.slug}/manage/round/3/", {"action": "delete", "confirm": "1"})
     assert not t.round_set.filter(number=3).exists()
     again = services.round_pair_next(tournament=t)
     assert leaving.pk not in paired_ids(again)

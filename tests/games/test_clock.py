@@ -122,7 +122,8 @@ def test_a_termination_keeps_the_time_spent_on_the_running_clock(now):
     post(client, game, action="start")
     now.advance(12)
     r = client.post(
-        f"/games/{game.pk}/sheet/", {"action": "terminate", "termination": "agreement", "side": ""}
+        f"/games/{game.pk}/sheet/",
+        {"action": "terminate", "termination": "agreement", "side": "", "confirm": "1"},
     )
     assert r.status_code == 302
     game.refresh_from_db()

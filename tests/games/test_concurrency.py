@@ -100,7 +100,13 @@ def test_an_undo_or_termination_racing_a_turn_leaves_one_consistent_sheet(
     if action == "undo":
         data = {"action": "undo", "ply": "1"}
     else:
-        data = {"action": "terminate", "termination": "resign", "side": "black", "ply": "1"}
+        data = {
+            "action": "terminate",
+            "termination": "resign",
+            "side": "black",
+            "ply": "1",
+            "confirm": "1",
+        }
     _in_parallel(
         lambda: client.post(url, racing, follow=True), lambda: other.post(url, data, follow=True)
     )

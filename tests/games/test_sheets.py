@@ -286,7 +286,7 @@ def test_results_follow_from_the_sheet_and_standings_update(org, swiss):
     # Terminations by an organiser are refused once the moves decide the game.
     r = org.post(
         f"/games/{game.pk}/sheet/",
-        {"action": "terminate", "termination": "resign", "side": "white"},
+        {"action": "terminate", "termination": "resign", "side": "white", "confirm": "1"},
     )
     assert r.status_code == 400 and "already decided" in r.content.decode()
     # Undo reopens the game: the result goes away again.
@@ -300,7 +300,7 @@ def test_organiser_termination_on_the_game_gives_the_result(org, swiss):
     load(game, ["4:5 24/20 13/8"])
     r = org.post(
         f"/games/{game.pk}/sheet/",
-        {"action": "terminate", "termination": "resign", "side": "black"},
+        {"action": "terminate", "termination": "resign", "side": "black", "confirm": "1"},
     )
     assert r.status_code == 302
     assert value(board) == ("1-0", "resign")
