@@ -203,9 +203,9 @@ def _explain_pair(pair: Pair, state: Field, score_of: Any, round_number: int) ->
         high, low = (white, black) if ws > bs else (black, white)
         e.add("float.down", player=high.number, score=_fmt(max(ws, bs)), to=_fmt(min(ws, bs)))
         e.add("float.up", player=low.number, score=_fmt(min(ws, bs)), to=_fmt(max(ws, bs)))
-        for who, direction, kind in ((high, "down", DOWN), (low, "up", UP)):
+        for who, direction, float_kind in ((high, "down", DOWN), (low, "up", UP)):
             for back, got in enumerate(who.floats, start=1):
-                if got == kind:
+                if got == float_kind:
                     e.add("float.repeated", player=who.number, direction=direction, rounds_ago=back)
     colour, rule = colour_rule(white, black, state)
     if colour != WHITE:

@@ -35,7 +35,10 @@ one at a time, each by a small change of weights and a new matching, and then fi
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+
+from py4swiss.dynamicuint import DynamicUint
 
 from ..errors import PairingError
 from .colours import choose_colour
@@ -73,6 +76,7 @@ class _Layout:
         self.field = field
         # Each score group gets a counter wide enough for its size, lower scores lower.
         self.group_shift: dict[int, int] = {}
+        self.group_width: dict[int, int] = {}
         shift = 0
         largest = 0
         index = len(players)
@@ -83,6 +87,7 @@ class _Layout:
                 start -= 1
             size = index - start
             self.group_shift[score] = shift
+            self.group_width[score] = size.bit_length()
             shift += size.bit_length()
             largest = max(largest, size)
             index = start
@@ -90,17 +95,21 @@ class _Layout:
         self.size_bits = largest.bit_length()
         played = field.played_rounds
         s, g = self.size_bits, self.groups_bits
-        widths = [s, g, s, g, 2 * s, 4 * s]
+        # The fields between the completion field and the ordering field, from the top:
+        # (holds a counter per scoregroup, width).
+        fields = [(False, s), (True, g), (False, s), (True, g), (False, 2 * s), (False, 4 * s)]
         if played:
-            widths += [2 * s]
+            fields += [(False, 2 * s)]
         if played > 1:
-            widths += [2 * s]
+            fields += [(False, 2 * s)]
         if played:
-            widths += [2 * g]
+            fields += [(True, g), (True, g)]
         if played > 1:
-            widths += [2 * g]
-        widths += [3 * s, 1]
-        self.below_top = sum(widths)
+            fields += [(True, g), (True, g)]
+        self.fields = fields
+        #: The ordering field (Article 4) at the bottom.
+        self.order_bits = 3 * s + 1
+        self.below_top = sum(width for _, width in fields) + self.order_bits
         self.bits = 2 + self.below_top
 
 
@@ -118,6 +127,24 @@ class DutchPairer:
         self.bye_score = 0
         self.single_downfloater_is_bye = False
         self.unplayed_rank: dict[int, int] = {}
+        # A compatible edge's weight depends only on what the criteria read of its two players
+        # (their kinds) and on the flags: computed once per combination.
+        kinds: dict[tuple[int | bool, ...], int] = {}
+        self.kind: dict[int, int] = {}
+        for e in self.players:
+            key = (
+                e.score,
+                e.played_games,
+                e.preference,
+                e.imbalance,
+                e.repeated,
+                e.strong,
+                e.absolute,
+                e.absolute_imbalance,
+                *e.floats,
+            )
+            self.kind[e.number] = kinds.setdefault(key, len(kinds))
+        self._weights: dict[tuple[int, int, bool, bool, bool, bool, bool], int] = {}
 
     # --- edge weights ------------------------------------------------------------------------
     def bye_candidate(self, e: Entrant) -> bool:
@@ -135,10 +162,31 @@ class DutchPairer:
         """The base weight of the edge higher-lower (``higher`` precedes ``lower`` in the
         order 1.2); ``in_current``: ``lower`` belongs to the bracket being paired,
         ``in_next``: to the following scoregroup."""
+        if not _compatible(higher, lower, self.field):
+            return 0
+        if single is None:
+            single = self.single_downfloater_is_bye
+        bye_score = self.bye_score
+        key = (
+            self.kind[higher.number],
+            self.kind[lower.number],
+            higher.bye_eligible and higher.score <= bye_score,
+            lower.bye_eligible and lower.score <= bye_score,
+            in_current,
+            in_next,
+            single,
+        )
+        w = self._weights.get(key)
+        if w is None:
+            w = self._weights[key] = self._weight(higher, lower, in_current, in_next, single)
+        return w
+
+    def _weight(
+        self, higher: Entrant, lower: Entrant, in_current: bool, in_next: bool, single: bool
+    ) -> int:
+        """``weight`` for two compatible players."""
         field = self.field
         layout = self.layout
-        if not _compatible(higher, lower, field):
-            return 0
         s, g = layout.size_bits, layout.groups_bits
         shifts = layout.group_shift
         hs, ls = higher.score, lower.score
@@ -158,7 +206,7 @@ class DutchPairer:
         # C9: the PAB assignee with the fewest unplayed games (only where the bracket floats
         # down exactly one player, who gets the bye).
         w <<= 2 * s
-        if self.single_downfloater_is_bye if single is None else single:
+        if single:
             if hs == self.bye_score:
                 w |= self.unplayed_rank[higher.played_games]
             if ls == self.bye_score:
@@ -302,9 +350,7 @@ class DutchPairer:
                         graph = self._exact(frame, base, previous, next_start)
                     else:
                         for larger in range(movers, size):
-                            lv = vertex[larger]
-                            for smaller, w in enumerate(base[larger]):
-                                graph.set(lv, vertex[smaller], w)
+                            graph.set_row(vertex[larger], vertex[:larger], base[larger])
                     stable = self._bracket(graph, frame, base, matched)
 
             # The unpaired players float down to the next bracket.
@@ -529,6 +575,7 @@ class DutchPairer:
             (e.played_games for e in self.players if e.score == self.bye_score), reverse=True
         )
         self.unplayed_rank = {}
+        self._weights.clear()
         for rank, count in enumerate(counts):
             self.unplayed_rank[count] = rank
 
@@ -575,13 +622,11 @@ class DutchPairer:
         graph = _Graph(self, list(vertex), strip_top=True)
         for larger in range(frame.size):
             lv = vertex[larger]
+            smaller = vertex[:larger]
             if larger >= frame.movers:
-                for smaller, w in enumerate(base[larger]):
-                    graph.set(lv, vertex[smaller], w)
+                graph.set_row(lv, smaller, base[larger])
             else:
-                for smaller in range(larger):
-                    sv = vertex[smaller]
-                    graph.set(lv, sv, previous.get((sv, lv), 0))
+                graph.set_row(lv, smaller, [previous.get((sv, lv), 0) for sv in smaller])
         graph.certificate = _Certificate(self, vertex, lower_start)
         return graph
 
@@ -600,18 +645,18 @@ class DutchPairer:
         graph = _Graph(self, list(vertex) + lower, strip_top=False)
         for larger in range(frame.size):
             lv = vertex[larger]
+            smaller = vertex[:larger]
             if larger >= frame.movers:
-                for smaller, w in enumerate(base[larger]):
-                    graph.set(lv, vertex[smaller], w)
+                graph.set_row(lv, smaller, base[larger])
             else:
-                for smaller in range(larger):
-                    sv = vertex[smaller]
-                    graph.set(lv, sv, previous.get((sv, lv), 0))
+                graph.set_row(lv, smaller, [previous.get((sv, lv), 0) for sv in smaller])
         members = list(vertex)
+        weight = self.weight
         for lv in lower:
             lp = players[lv]
-            for sv in members:
-                graph.set(lv, sv, self.weight(players[sv], lp, False, False, single=False))
+            graph.set_row(
+                lv, members, [weight(players[sv], lp, False, False, single=False) for sv in members]
+            )
             members.append(lv)
         return graph
 
@@ -871,25 +916,69 @@ class _Graph:
     """A matching graph over some positions of the sorted players (the compiled matcher
     numbers its vertices from 0). ``strip_top``: a window, whose weights leave out the
     completion field (the certificate stands for it) and whose unpaired players are reported
-    as ``UNMATCHED``."""
+    as ``UNMATCHED``.
+
+    A window's weights are also packed (``_Packing``): the scoregroup counters of the players
+    outside the window are zero on every edge in it, so they are left out — about half the
+    bits at 1,000 players, and the compiled matcher's time grows with the number of 32-bit
+    words of a weight."""
 
     def __init__(self, pairer: DutchPairer, positions: list[int], *, strip_top: bool) -> None:
         layout = pairer.layout
         self.positions = positions
         self.local = {p: i for i, p in enumerate(positions)}
         self.strip = strip_top
+        self.packing: _Packing | None = None
         self.mask = (1 << layout.below_top) - 1
         bits = layout.below_top if strip_top else layout.bits
+        if strip_top and layout.size_bits >= _Packing.MIN_SIZE_BITS:
+            scores = {pairer.players[p].score for p in positions}
+            self.packing = _Packing(layout, scores)
+            bits = self.packing.bits
         self.matcher = Matcher(len(positions), bits)
+        self._set_edge = self.matcher.computer.set_edge_weight
+        self._converted: dict[int, DynamicUint] = {}
         self.weights: dict[tuple[int, int], int] = {}
         self.size = len(pairer.players)
         self.certificate: _Certificate | None = None
         self.fresh = True  # no matching computed yet
 
+    def _convert(self, weight: int) -> DynamicUint:
+        """The matcher's number for a weight (memoized: a few hundred distinct weights recur
+        over thousands of edges)."""
+        packed = weight
+        if self.packing is not None:
+            packed = self.packing.pack(weight)
+        elif self.strip:
+            packed &= self.mask
+        converted = self.matcher.dyn(packed)
+        if len(self._converted) > 200_000:
+            self._converted.clear()
+        self._converted[weight] = converted
+        return converted
+
     def set(self, u: int, v: int, weight: int) -> None:
+        """The weight of u-v (positions); ``u`` is the vertex the next matching revisits."""
         self.weights[(u, v) if u < v else (v, u)] = weight
+        converted = self._converted.get(weight)
+        if converted is None:
+            converted = self._convert(weight)
         local = self.local
-        self.matcher.set(local[u], local[v], weight & self.mask if self.strip else weight)
+        self._set_edge(local[u], local[v], converted)
+
+    def set_row(self, u: int, others: list[int], weights: Iterable[int]) -> None:
+        """``set(u, v, w)`` for every v of ``others`` with its w of ``weights``."""
+        store = self.weights
+        cache = self._converted
+        set_edge = self._set_edge
+        local = self.local
+        lu = local[u]
+        for v, weight in zip(others, weights, strict=True):
+            store[(u, v) if u < v else (v, u)] = weight
+            converted = cache.get(weight)
+            if converted is None:
+                converted = self._convert(weight)
+            set_edge(lu, local[v], converted)
 
     def compute(self) -> list[int]:
         self.fresh = False
@@ -909,6 +998,75 @@ class _Graph:
 
     def finalize(self, u: int, v: int) -> None:
         self.matcher.finalize(self.local[u], self.local[v])
+
+
+class _Packing:
+    """A window's weights without the completion field and without the scoregroup counters
+    of the scores not in the window.
+
+    A weight is ``high * 2**order_bits + low``: ``high`` holds the criteria fields, ``low``
+    the ordering steps of Article 4, which may be negative (a step subtracts from a weight
+    whose ordering field is zero) but stays within ``(-2**(s+2), 2**order_bits - 2**(s+2))``
+    (``s`` the size bits, at least ``MIN_SIZE_BITS``).
+    Packing keeps ``low`` and packs ``high``: as every field's sum over a matching fits its
+    width, a matching's weight compares as the vector of its field sums, from the top, and
+    leaving out fields that are zero on every edge keeps that comparison."""
+
+    #: Below this, the ordering field is too narrow to tell ``low`` from ``high`` safely.
+    MIN_SIZE_BITS = 3
+
+    def __init__(self, layout: _Layout, scores: set[int]) -> None:
+        order = layout.order_bits
+        self.order = order
+        self.offset = 1 << (layout.size_bits + 2)
+        self.high_mask = (1 << (layout.below_top - order)) - 1  # no completion field
+        # Kept bit ranges of ``high`` (source shift, width), from the bottom.
+        kept: list[tuple[int, int]] = []
+        at = 0
+        for is_groups, width in reversed(layout.fields):
+            if is_groups:
+                for score, shift in sorted(layout.group_shift.items(), key=lambda x: x[1]):
+                    if score in scores:
+                        kept.append((at + shift, layout.group_width[score]))
+            else:
+                kept.append((at, width))
+            at += width
+        merged: list[tuple[int, int]] = []
+        for source, width in kept:
+            if width and merged and merged[-1][0] + merged[-1][1] == source:
+                merged[-1] = (merged[-1][0], merged[-1][1] + width)
+            elif width:
+                merged.append((source, width))
+        self.ranges: list[tuple[int, int, int]] = []  # (source shift, mask, target shift)
+        target = 0
+        kept_mask = 0
+        for source, width in merged:
+            mask = (1 << width) - 1
+            self.ranges.append((source, mask, target))
+            kept_mask |= mask << source
+            target += width
+        self.dropped = self.high_mask & ~kept_mask
+        self.bits = target + order
+        self._packed: dict[int, int] = {0: 0}
+
+    def pack(self, weight: int) -> int:
+        packed = self._packed.get(weight)
+        if packed is not None:
+            return packed
+        order = self.order
+        high = (weight + self.offset) >> order
+        low = weight - (high << order)
+        high &= self.high_mask
+        if high & self.dropped:  # pragma: no cover - a field outside the window is never set
+            raise AssertionError("a scoregroup counter outside the window")
+        packed_high = 0
+        for source, mask, target in self.ranges:
+            packed_high |= ((high >> source) & mask) << target
+        packed = (packed_high << order) + low
+        if len(self._packed) > 200_000:
+            self._packed.clear()
+        self._packed[weight] = packed
+        return packed
 
 
 class _Certificate:
