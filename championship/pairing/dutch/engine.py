@@ -38,11 +38,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from py4swiss.dynamicuint import DynamicUint
-
 from ..errors import PairingError
 from .colours import choose_colour
-from .matcher import Matcher
+from .matcher import Matcher, Weight
 from .state import BLACK, DOWN, NO_COLOUR, UP, Entrant, Field, invert
 
 
@@ -339,6 +337,14 @@ class DutchPairer:
                 and (not n & 1 or (group_start < n and self.bye_score < players[group_start].score))
             ):
                 stable = self._in_window(self._tight(frame), group_start, matched, previous)
+            elif (
+                stable is None
+                and graph is None
+                and group_start < n
+                and (not n & 1 or self.bye_score < players[group_start].score)
+                and self._absorbs_any(frame, group_start, next_start)
+            ):
+                stable = self._in_window(self._tight(frame), group_start, matched, previous)
             if stable is None:
                 base = self._base(frame)
                 if graph is None and self._window_allowed(next_start, group_start):
@@ -435,7 +441,9 @@ class DutchPairer:
         flags = [matched[v] for v in vertex]
         window = self._window(frame, base, previous, lower_start)
         assert window.certificate is not None
-        window.certificate.all_paired = frame.size == frame.residents_end
+        if frame.size == frame.residents_end:
+            # Without the next scoregroup: every player paired, or (``_absorbs_any``) one.
+            window.certificate.max_floaters = frame.residents_end & 1
         try:
             stable = self._bracket(window, frame, base, matched)
         except _NotCertified:
@@ -444,6 +452,55 @@ class DutchPairer:
             return None
         self.last_window_weights = window.weights
         return stable
+
+    def _absorbs_any(self, frame: _Frame, group_start: int, next_start: int) -> bool:
+        """Whether a bracket with an odd number of players can be paired without the next
+        scoregroup. Its matching floats one player down (or more, which the window's
+        certificate then refuses). With the next scoregroup in the graph, that player's edge to
+        it and the edges inside it carry C8 alone of the criteria below the completion field
+        (the colour and float criteria count pairs of the bracket only, C9 only where the PAB
+        goes to that score). C8 is the same whoever floats: C6 and C7, above it, fix the one
+        downfloater's score, and the next bracket pairs as many as it can when the next
+        scoregroup with any one player of the bracket has a Hamiltonian cycle (a pairing of
+        all but any one of them). Dirac's condition (every vertex adjacent to at least half of
+        the others) proves that; then the bracket alone decides as the larger graph would."""
+        players = self.players
+        classes = self.classes
+        position = self.position
+        size = next_start - group_start
+        if size < 2:
+            return False
+        total = size + 1  # the next scoregroup and one player of the bracket
+        need = (total + 1) // 2  # Dirac: a degree of at least total / 2
+        per_class: dict[int, int] = {}
+        for x in range(group_start, next_start):
+            c = classes[x]
+            if c is not None:
+                per_class[c] = per_class.get(c, 0) + 1
+        # Degrees inside the next scoregroup, without the bracket's player.
+        for x in range(group_start, next_start):
+            c = classes[x]
+            d = size - 1 - (per_class[c] - 1 if c is not None else 0)
+            for number in players[x].forbidden:
+                f = position.get(number)
+                if f is not None and group_start <= f < next_start:
+                    if c is None or classes[f] != c:
+                        d -= 1
+            if d < need:
+                return False
+        # Each player of the bracket, to the next scoregroup.
+        for index in range(frame.residents_end):
+            v = frame.vertex[index]
+            c = classes[v]
+            d = size - (per_class.get(c, 0) if c is not None else 0)
+            for number in players[v].forbidden:
+                f = position.get(number)
+                if f is not None and group_start <= f < next_start:
+                    if c is None or classes[f] != c:
+                        d -= 1
+            if d < need:
+                return False
+        return True
 
     def _natural(self, frame: _Frame, group_start: int, matched: list[bool]) -> list[int] | None:
         """A homogeneous bracket whose first candidate (S1[i] against S2[i], 3.3) meets every
@@ -679,9 +736,7 @@ class DutchPairer:
         def modified(smaller: int, larger: int, smaller_pos: int, pairs: int) -> int:
             w = base[larger][smaller]
             if w:
-                addend = smaller_pos < pairs
-                addend <<= 2 * s
-                addend -= smaller_pos
+                addend = (1 << 2 * s if smaller_pos < pairs else 0) - smaller_pos
                 w += addend << 1
             return w
 
@@ -689,7 +744,7 @@ class DutchPairer:
             # A homogeneous bracket on a new graph: the first matching would only say how
             # many pairs the bracket has (C6), and the matching with the exchange weights
             # below says it as well (the exchange weights sit below every criterion).
-            remainder = list(range(movers, residents_end))
+            remainder: list[int] = list(range(movers, residents_end))
             pairs = (residents_end - movers) // 2
             while True:
                 for opp in remainder:
@@ -761,6 +816,7 @@ class DutchPairer:
                         graph.set(pv, ov, w + addend)
                         addend += 1
                 stable = graph.compute()
+                best = True
                 mv = stable[pv]
                 if mv == UNMATCHED:
                     raise _NotCertified
@@ -768,7 +824,7 @@ class DutchPairer:
                 graph.finalize(pv, mv)
 
             # The remainder: S1 and S2, then the exchanges (4.3).
-            remainder: list[int] = []
+            remainder = []
             pairs = 0
             for index in range(movers, residents_end):
                 pv = vertex[index]
@@ -845,21 +901,49 @@ class DutchPairer:
                     )
             position += 1
 
-        # S1 and S2 are now fixed: only S1-S2 edges stay.
+        # S1 and S2 are now fixed: only S1-S2 edges stay. Below every weight, a tie-break
+        # for S1[i]-S2[i] (3.3), the pairs 4.2 most often ends with: see the skips below.
+        s1 = [i for i in remainder if vertex[i] < stable[vertex[i]] < next_group_vertex]
+        s2 = [i for i in remainder if group_vertex <= stable[vertex[i]] < vertex[i]]
+        natural = dict(zip(s1, s2, strict=False))
         for pos, index in enumerate(remainder):
             pv = vertex[index]
             in_s1 = pv < stable[pv] < next_group_vertex
+            partner = natural.get(index, -1)
             for op in range(pos + 1, len(remainder)):
                 opp = remainder[op]
                 ov = vertex[opp]
                 if not in_s1 or ov < stable[ov] < next_group_vertex:
                     base[opp][index] = 0
-                graph.set(pv, ov, base[opp][index])
+                graph.set(pv, ov, base[opp][index], opp == partner)
 
         # 4.2: each S1 player, from the top, gets the highest S2 player the criteria allow.
+        # The weights below raise each candidate edge of the S1 player by a rank; when the
+        # current matching is a best one and already pairs the player with its top-ranked
+        # candidate, it stays a best one after the raise, and every best matching then gives
+        # the player that candidate (the ranks differ, the top one above 0): no new matching
+        # is needed. After ``finalize`` the matching stays a best one.
+        best = False  # ``stable`` is a best matching of the graph's present weights
         for index in remainder:
             pv = vertex[index]
             if pv < stable[pv] < next_group_vertex:
+                if best:
+                    top = -1
+                    for opp in remainder:
+                        if opp <= index or matched[vertex[opp]]:
+                            continue
+                        if top < 0:
+                            if base[opp][index]:
+                                top = opp
+                        else:
+                            if stable[pv] == vertex[top]:
+                                mv = vertex[top]
+                                matched[pv] = matched[mv] = True
+                                graph.finalize(pv, mv)
+                                top = -2
+                            break
+                    if top == -2:
+                        continue
                 addend = 0
                 for opp in reversed(remainder):
                     ov = vertex[opp]
@@ -870,6 +954,7 @@ class DutchPairer:
                         graph.set(pv, ov, w + addend)
                     addend += 1
                 stable = graph.compute()
+                best = True
                 mv = stable[pv]
                 if mv == UNMATCHED:
                     raise _NotCertified
@@ -935,15 +1020,17 @@ class _Graph:
             scores = {pairer.players[p].score for p in positions}
             self.packing = _Packing(layout, scores)
             bits = self.packing.bits
-        self.matcher = Matcher(len(positions), bits)
+        self.tie_bits = len(positions).bit_length()
+        self.matcher = Matcher(len(positions), bits + self.tie_bits)
         self._set_edge = self.matcher.computer.set_edge_weight
-        self._converted: dict[int, DynamicUint] = {}
+        self._converted: dict[int, Weight] = {}
+        self._tied: dict[int, Weight] = {}
         self.weights: dict[tuple[int, int], int] = {}
         self.size = len(pairer.players)
         self.certificate: _Certificate | None = None
         self.fresh = True  # no matching computed yet
 
-    def _convert(self, weight: int) -> DynamicUint:
+    def _convert(self, weight: int, tie: bool = False) -> Weight:
         """The matcher's number for a weight (memoized: a few hundred distinct weights recur
         over thousands of edges)."""
         packed = weight
@@ -951,18 +1038,24 @@ class _Graph:
             packed = self.packing.pack(weight)
         elif self.strip:
             packed &= self.mask
+        packed <<= self.tie_bits
+        if tie and packed:
+            packed |= 1
         converted = self.matcher.dyn(packed)
-        if len(self._converted) > 200_000:
-            self._converted.clear()
-        self._converted[weight] = converted
+        cache = self._tied if tie else self._converted
+        if len(cache) > 200_000:
+            cache.clear()
+        cache[weight] = converted
         return converted
 
-    def set(self, u: int, v: int, weight: int) -> None:
-        """The weight of u-v (positions); ``u`` is the vertex the next matching revisits."""
+    def set(self, u: int, v: int, weight: int, tie: bool = False) -> None:
+        """The weight of u-v (positions); ``u`` is the vertex the next matching revisits.
+        ``tie``: the edge is preferred among otherwise equal matchings (one tie bit under
+        every weight; a matching has fewer such edges than the tie field can count)."""
         self.weights[(u, v) if u < v else (v, u)] = weight
-        converted = self._converted.get(weight)
+        converted = (self._tied if tie else self._converted).get(weight)
         if converted is None:
-            converted = self._convert(weight)
+            converted = self._convert(weight, tie)
         local = self.local
         self._set_edge(local[u], local[v], converted)
 
@@ -1083,7 +1176,7 @@ class _Certificate:
         position = pairer.position
         self.window = window
         self.classes = classes
-        self.all_paired = False
+        self.max_floaters: int | None = None
         self.lower = len(players) - lower_start
         self.per_class: dict[int | None, int] = {}
         for x in range(lower_start, len(players)):
@@ -1112,7 +1205,7 @@ class _Certificate:
     def check(self, stable: list[int]) -> None:
         classes = self.classes
         floaters = [u for u in self.window if stable[u] == UNMATCHED]
-        if floaters and self.all_paired:
+        if self.max_floaters is not None and len(floaters) > self.max_floaters:
             raise _NotCertified
         total = self.lower + len(floaters)
         extra = len(floaters)
