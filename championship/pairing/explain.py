@@ -12,9 +12,9 @@ explanation also carries its notes rendered in English (``floats``, ``colours``,
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from collections.abc import Callable
 from typing import TypedDict
 
 from .dutch.colours import (

@@ -329,15 +329,13 @@ class DutchPairer:
             )
             stable: list[int] | None = None
             if graph is None and movers == 0:
-                stable = self._natural(frame, group_start, matched)
+                stable = self._natural(frame, group_start, next_start, matched)
             if (
                 stable is None
                 and graph is None
                 and residents_end % 2 == 0
                 and (not n & 1 or (group_start < n and self.bye_score < players[group_start].score))
-            ):
-                stable = self._in_window(self._tight(frame), group_start, matched, previous)
-            elif (
+            ) or (
                 stable is None
                 and graph is None
                 and group_start < n
@@ -363,9 +361,8 @@ class DutchPairer:
             next_bracket: list[Entrant] = []
             next_vertex: list[int] = []
             movers = 0
-            single = (
-                bool(n & 1) and group_start != n and self.bye_score >= players[group_start].score
-            )
+            next_score = players[group_start].score if group_start != n else 0
+            single = bool(n & 1) and group_start != n and self.bye_score >= next_score
             for index in range(size):
                 pv = vertex[index]
                 if index < residents_end and matched[pv]:
@@ -376,7 +373,10 @@ class DutchPairer:
                     next_vertex.append(pv)
                     if index < residents_end:
                         movers += 1
-                    if single and players[stable[pv]].score < players[group_start].score:
+                    # A partner below the next scoregroup: not a single downfloater (an
+                    # unknown partner, UNMATCHED, only where nobody is below, see _natural).
+                    mate = stable[pv]
+                    if single and mate != UNMATCHED and players[mate].score < next_score:
                         single = False
             self.single_downfloater_is_bye = single
             bracket = next_bracket
@@ -483,9 +483,9 @@ class DutchPairer:
             d = size - 1 - (per_class[c] - 1 if c is not None else 0)
             for number in players[x].forbidden:
                 f = position.get(number)
-                if f is not None and group_start <= f < next_start:
-                    if c is None or classes[f] != c:
-                        d -= 1
+                inside = f is not None and group_start <= f < next_start
+                if inside and f is not None and (c is None or classes[f] != c):
+                    d -= 1
             if d < need:
                 return False
         # Each player of the bracket, to the next scoregroup.
@@ -495,14 +495,16 @@ class DutchPairer:
             d = size - (per_class.get(c, 0) if c is not None else 0)
             for number in players[v].forbidden:
                 f = position.get(number)
-                if f is not None and group_start <= f < next_start:
-                    if c is None or classes[f] != c:
-                        d -= 1
+                inside = f is not None and group_start <= f < next_start
+                if inside and f is not None and (c is None or classes[f] != c):
+                    d -= 1
             if d < need:
                 return False
         return True
 
-    def _natural(self, frame: _Frame, group_start: int, matched: list[bool]) -> list[int] | None:
+    def _natural(
+        self, frame: _Frame, group_start: int, next_start: int, matched: list[bool]
+    ) -> list[int] | None:
         """A homogeneous bracket whose first candidate (S1[i] against S2[i], 3.3) meets every
         criterion outright — all pairs compatible with all colour preferences met (C10-C13),
         nobody left over, and the players below able to complete the round (the certificate)
@@ -517,6 +519,11 @@ class DutchPairer:
         if count & 1 and (
             group_start != n or self.field.played_rounds or not bracket[count - 1].bye_eligible
         ):
+            return None
+        # Where the next bracket may float exactly the PAB assignee (C9), whether it does
+        # depends on the next scoregroup's partners in a best pairing, which this shortcut
+        # does not compute: unless nobody is below that scoregroup.
+        if n & 1 and next_start < n and self.bye_score >= players[group_start].score:
             return None
         s = self.layout.size_bits
         every_colour_bit = (1 << 3 * s) | (1 << 2 * s) | (1 << s) | 1
