@@ -35,8 +35,7 @@ def main() -> None:
     parser.add_argument("--ruleset", default="dutch-2025")
     args = parser.parse_args()
     print(
-        f"| entrants | round | boards | wall s ({args.ruleset}, median of {args.repeat}) "
-        "| CPU s |"
+        f"| entrants | round | boards | wall s ({args.ruleset}, median of {args.repeat}) | CPU s |"
     )
     print("|---|---|---|---|---|")
     for n in args.players:
