@@ -823,7 +823,6 @@ class DutchPairer:
                         graph.set(pv, ov, w + addend)
                         addend += 1
                 stable = graph.compute()
-                best = True
                 mv = stable[pv]
                 if mv == UNMATCHED:
                     raise _NotCertified
@@ -929,12 +928,14 @@ class DutchPairer:
         # current matching is a best one and already pairs the player with its top-ranked
         # candidate, it stays a best one after the raise, and every best matching then gives
         # the player that candidate (the ranks differ, the top one above 0): no new matching
-        # is needed. After ``finalize`` the matching stays a best one.
+        # is needed. After ``finalize`` the matching stays a best one. (In windows only: on
+        # the exact graph the partners of the players left over, which the next bracket reads
+        # for C9, stay those of the reference procedure's own sequence of matchings.)
         best = False  # ``stable`` is a best matching of the graph's present weights
         for index in remainder:
             pv = vertex[index]
             if pv < stable[pv] < next_group_vertex:
-                if best:
+                if best and graph.strip:
                     top = -1
                     for opp in remainder:
                         if opp <= index or matched[vertex[opp]]:
@@ -1027,7 +1028,8 @@ class _Graph:
             scores = {pairer.players[p].score for p in positions}
             self.packing = _Packing(layout, scores)
             bits = self.packing.bits
-        self.tie_bits = len(positions).bit_length()
+        # Windows only: the exact graph stays the reference procedure, tie for tie.
+        self.tie_bits = len(positions).bit_length() if strip_top else 0
         self.matcher = Matcher(len(positions), bits + self.tie_bits)
         self._set_edge = self.matcher.computer.set_edge_weight
         self._converted: dict[int, Weight] = {}
@@ -1046,7 +1048,7 @@ class _Graph:
         elif self.strip:
             packed &= self.mask
         packed <<= self.tie_bits
-        if tie and packed:
+        if tie and packed and self.tie_bits:
             packed |= 1
         converted = self.matcher.dyn(packed)
         cache = self._tied if tie else self._converted
@@ -1058,7 +1060,8 @@ class _Graph:
     def set(self, u: int, v: int, weight: int, tie: bool = False) -> None:
         """The weight of u-v (positions); ``u`` is the vertex the next matching revisits.
         ``tie``: the edge is preferred among otherwise equal matchings (one tie bit under
-        every weight; a matching has fewer such edges than the tie field can count)."""
+        every weight; a matching has fewer such edges than the tie field can count; windows
+        only)."""
         self.weights[(u, v) if u < v else (v, u)] = weight
         converted = (self._tied if tie else self._converted).get(weight)
         if converted is None:
