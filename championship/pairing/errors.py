@@ -8,7 +8,7 @@ own translated copy of each template, keyed by code.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 #: English templates by code (``str.format`` fields are the params).
 MESSAGES: dict[str, str] = {
@@ -58,13 +58,24 @@ MESSAGES: dict[str, str] = {
 }
 
 
+#: A message parameter: a number (player, round, line, count) or a text.
+Param = int | str
+
+
+class ErrorDict(TypedDict):
+    code: str
+    params: dict[str, Param]
+    line: int | None
+    message: str
+
+
 class PairingError(ValueError):
     """A request that cannot be carried out as asked (translated by the web layer): no
     legal pairing, no rounds left, a broken TRF line, ..."""
 
-    def __init__(self, code: str, *, line: int | None = None, **params: Any) -> None:
+    def __init__(self, code: str, *, line: int | None = None, **params: Param) -> None:
         self.code = code
-        self.params: dict[str, Any] = dict(params)
+        self.params: dict[str, Param] = dict(params)
         self.line = line
         super().__init__(self.message)
 
@@ -86,7 +97,7 @@ class PairingError(ValueError):
     def __str__(self) -> str:
         return self.message
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> ErrorDict:
         return {
             "code": self.code,
             "params": self.params,

@@ -12,9 +12,10 @@ explanation also carries its notes rendered in English (``floats``, ``colours``,
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TypedDict
 
 from .dutch.colours import (
     ALTERNATE,
@@ -28,7 +29,15 @@ from .dutch.colours import (
 from .dutch.state import BLACK, DOWN, NO_COLOUR, UP, WHITE, Entrant, Field, build_field
 from .model import Colour, Pair, Player, TournamentData
 
-Note = dict[str, Any]
+#: A note's parameter: a starting number, a 1-based round number, or a text (a colour
+#: ``"w"``/``"b"``, a score like ``"1.5"``, a strength, a rule).
+NoteParam = int | str
+
+
+class Note(TypedDict):
+    code: str
+    params: dict[str, NoteParam]
+
 
 #: English sentence of each note code (``str.format`` fields are the params; players are
 #: starting numbers, the web layer puts names in).
@@ -75,7 +84,7 @@ _COLOUR_NAME = {"w": "White", "b": "Black"}
 def note_text(note: Note) -> str:
     """The English sentence of a note."""
     params = {
-        k: _COLOUR_NAME.get(v, v) if k in _COLOUR_KEYS else v
+        k: _COLOUR_NAME.get(v, v) if k in _COLOUR_KEYS and isinstance(v, str) else v
         for k, v in note.get("params", {}).items()
     }
     try:
@@ -126,7 +135,7 @@ class Explanation:
     white: int = 0
     black: int | None = None
 
-    def add(self, code: str, **params: Any) -> None:
+    def add(self, code: str, **params: NoteParam) -> None:
         note: Note = {"code": code, "params": params}
         self.notes.append(note)
         kind = code.split(".", 1)[0]
@@ -178,7 +187,9 @@ def explain(
     return out
 
 
-def _explain_pair(pair: Pair, state: Field, score_of: Any, round_number: int) -> Explanation:
+def _explain_pair(
+    pair: Pair, state: Field, score_of: Callable[[int], Fraction], round_number: int
+) -> Explanation:
     w = pair.white
     ws = score_of(w)
     if pair.black is None:
@@ -203,9 +214,9 @@ def _explain_pair(pair: Pair, state: Field, score_of: Any, round_number: int) ->
         high, low = (white, black) if ws > bs else (black, white)
         e.add("float.down", player=high.number, score=_fmt(max(ws, bs)), to=_fmt(min(ws, bs)))
         e.add("float.up", player=low.number, score=_fmt(min(ws, bs)), to=_fmt(max(ws, bs)))
-        for who, direction, kind in ((high, "down", DOWN), (low, "up", UP)):
+        for who, direction, float_kind in ((high, "down", DOWN), (low, "up", UP)):
             for back, got in enumerate(who.floats, start=1):
-                if got == kind:
+                if got == float_kind:
                     e.add("float.repeated", player=who.number, direction=direction, rounds_ago=back)
     colour, rule = colour_rule(white, black, state)
     if colour != WHITE:
@@ -280,7 +291,7 @@ def _explain_pair(pair: Pair, state: Field, score_of: Any, round_number: int) ->
     return e
 
 
-def _last_colour(e: Entrant) -> dict[str, Any]:
+def _last_colour(e: Entrant) -> dict[str, NoteParam]:
     """The colour of ``e``'s latest played game and its round (1-based), for the note that
     says "had Black last round"; nothing before the first game."""
     for index in range(len(e.rounds), 0, -1):

@@ -72,12 +72,13 @@ def to_core(data: TournamentData, upto: int) -> dict[int, PlayerTiebreakData]:
                 continue
             value = score[code]
             total += value
-            kind = with_opponent.get(code) if r.opponent else None
-            if kind is not None:
+            opponent = r.opponent
+            kind = with_opponent.get(code) if opponent else None
+            if kind is not None and opponent is not None:
                 games.append(
                     GameRecord(
-                        r.opponent,  # type: ignore[arg-type]
-                        ratings.get(r.opponent, 0),  # type: ignore[arg-type]
+                        opponent,
+                        ratings.get(opponent, 0),
                         value,
                         "white" if r.colour == "w" else "black",
                         i,

@@ -17,7 +17,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
 from .errors import PairingError
-from .model import Player, PointSystem, RoundEntry, TournamentData
+from .model import Colour, Player, PointSystem, RoundEntry, TournamentData
 
 #: Limits that no real tournament reaches; beyond them a file is refused, not read slowly.
 MAX_LINE = 4096
@@ -92,7 +92,7 @@ class TrfFile:
     """What a TRF says: the tournament as plain data, and what only the pairing needs."""
 
     data: TournamentData
-    initial_colour: str | None = None  # XXC white1/black1 (or 152), None when not given
+    initial_colour: Colour | None = None  # XXC white1/black1 (or 152), None when not given
     by_rank: bool = False  # XXC rank: pairing numbers by the order of the player lines
     absent: frozenset[int] = frozenset()  # XXZ: not to be paired in the next round
     ruleset: str | None = None  # from a 192 line
@@ -111,7 +111,7 @@ def parse_trf(text: str) -> TrfFile:
     given_points: dict[int, Fraction] = {}
     name = ""
     rounds: int | None = None
-    initial: str | None = None
+    initial: Colour | None = None
     configured = 0
     by_rank = False
     system = ""
@@ -166,7 +166,7 @@ def parse_trf(text: str) -> TrfFile:
         elif code == "152":
             if rest not in ("W", "B"):
                 raise PairingError("trf.bad_configuration", line=number, value=rest)
-            initial = rest.lower()
+            initial = "w" if rest == "W" else "b"
         elif code == "XXS":
             points.apply(rest, number)
         elif code == "XXP":
@@ -221,7 +221,7 @@ def parse_trf(text: str) -> TrfFile:
         name=name,
         players=players,
         total_rounds=rounds,
-        initial_colour=initial or "w",  # type: ignore[arg-type]
+        initial_colour=initial or "w",
         points=system_points,
         forbidden_pairs=sorted(set(pairs)),
         accelerations=accelerations,
@@ -276,7 +276,7 @@ def read_trf_with_header(text: str) -> tuple[TournamentData, TrfHeader]:
     if parsed.initial_colour is None:
         from .dutch.state import infer_initial_colour
 
-        data.initial_colour = infer_initial_colour(data)  # type: ignore[assignment]
+        data.initial_colour = infer_initial_colour(data)
     return data, parsed.header
 
 
@@ -328,7 +328,7 @@ def _entry(chunk: str, who: int, index: int, number: int) -> RoundEntry:
     colour_char = chunk[5]
     if colour_char not in "wb- ":
         raise PairingError("trf.bad_colour", line=number, round=index, value=colour_char)
-    colour = colour_char if colour_char in "wb" else None
+    colour: Colour | None = "w" if colour_char == "w" else "b" if colour_char == "b" else None
     code = chunk[7].upper()
     if code not in _RESULT_CODES:
         raise PairingError("trf.bad_result_code", line=number, round=index, value=chunk[7])
@@ -340,7 +340,7 @@ def _entry(chunk: str, who: int, index: int, number: int) -> RoundEntry:
         raise PairingError("trf.bye_with_opponent", line=number, round=index)
     if opponent is None:
         colour = None
-    return RoundEntry(opponent, colour, code)  # type: ignore[arg-type]
+    return RoundEntry(opponent, colour, code)
 
 
 def _numbers(text: str, number: int, problem: str) -> list[int]:

@@ -35,11 +35,12 @@ one at a time, each by a small change of weights and a new matching, and then fi
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..errors import PairingError
 from .colours import choose_colour
-from .matcher import Matcher
+from .matcher import Matcher, Weight
 from .state import BLACK, DOWN, NO_COLOUR, UP, Entrant, Field, invert
 
 
@@ -73,6 +74,7 @@ class _Layout:
         self.field = field
         # Each score group gets a counter wide enough for its size, lower scores lower.
         self.group_shift: dict[int, int] = {}
+        self.group_width: dict[int, int] = {}
         shift = 0
         largest = 0
         index = len(players)
@@ -83,6 +85,7 @@ class _Layout:
                 start -= 1
             size = index - start
             self.group_shift[score] = shift
+            self.group_width[score] = size.bit_length()
             shift += size.bit_length()
             largest = max(largest, size)
             index = start
@@ -90,17 +93,21 @@ class _Layout:
         self.size_bits = largest.bit_length()
         played = field.played_rounds
         s, g = self.size_bits, self.groups_bits
-        widths = [s, g, s, g, 2 * s, 4 * s]
+        # The fields between the completion field and the ordering field, from the top:
+        # (holds a counter per scoregroup, width).
+        fields = [(False, s), (True, g), (False, s), (True, g), (False, 2 * s), (False, 4 * s)]
         if played:
-            widths += [2 * s]
+            fields += [(False, 2 * s)]
         if played > 1:
-            widths += [2 * s]
+            fields += [(False, 2 * s)]
         if played:
-            widths += [2 * g]
+            fields += [(True, g), (True, g)]
         if played > 1:
-            widths += [2 * g]
-        widths += [3 * s, 1]
-        self.below_top = sum(widths)
+            fields += [(True, g), (True, g)]
+        self.fields = fields
+        #: The ordering field (Article 4) at the bottom.
+        self.order_bits = 3 * s + 1
+        self.below_top = sum(width for _, width in fields) + self.order_bits
         self.bits = 2 + self.below_top
 
 
@@ -118,6 +125,24 @@ class DutchPairer:
         self.bye_score = 0
         self.single_downfloater_is_bye = False
         self.unplayed_rank: dict[int, int] = {}
+        # A compatible edge's weight depends only on what the criteria read of its two players
+        # (their kinds) and on the flags: computed once per combination.
+        kinds: dict[tuple[int | bool, ...], int] = {}
+        self.kind: dict[int, int] = {}
+        for e in self.players:
+            key = (
+                e.score,
+                e.played_games,
+                e.preference,
+                e.imbalance,
+                e.repeated,
+                e.strong,
+                e.absolute,
+                e.absolute_imbalance,
+                *e.floats,
+            )
+            self.kind[e.number] = kinds.setdefault(key, len(kinds))
+        self._weights: dict[tuple[int, int, bool, bool, bool, bool, bool], int] = {}
 
     # --- edge weights ------------------------------------------------------------------------
     def bye_candidate(self, e: Entrant) -> bool:
@@ -135,10 +160,31 @@ class DutchPairer:
         """The base weight of the edge higher-lower (``higher`` precedes ``lower`` in the
         order 1.2); ``in_current``: ``lower`` belongs to the bracket being paired,
         ``in_next``: to the following scoregroup."""
+        if not _compatible(higher, lower, self.field):
+            return 0
+        if single is None:
+            single = self.single_downfloater_is_bye
+        bye_score = self.bye_score
+        key = (
+            self.kind[higher.number],
+            self.kind[lower.number],
+            higher.bye_eligible and higher.score <= bye_score,
+            lower.bye_eligible and lower.score <= bye_score,
+            in_current,
+            in_next,
+            single,
+        )
+        w = self._weights.get(key)
+        if w is None:
+            w = self._weights[key] = self._weight(higher, lower, in_current, in_next, single)
+        return w
+
+    def _weight(
+        self, higher: Entrant, lower: Entrant, in_current: bool, in_next: bool, single: bool
+    ) -> int:
+        """``weight`` for two compatible players."""
         field = self.field
         layout = self.layout
-        if not _compatible(higher, lower, field):
-            return 0
         s, g = layout.size_bits, layout.groups_bits
         shifts = layout.group_shift
         hs, ls = higher.score, lower.score
@@ -158,7 +204,7 @@ class DutchPairer:
         # C9: the PAB assignee with the fewest unplayed games (only where the bracket floats
         # down exactly one player, who gets the bye).
         w <<= 2 * s
-        if self.single_downfloater_is_bye if single is None else single:
+        if single:
             if hs == self.bye_score:
                 w |= self.unplayed_rank[higher.played_games]
             if ls == self.bye_score:
@@ -283,12 +329,18 @@ class DutchPairer:
             )
             stable: list[int] | None = None
             if graph is None and movers == 0:
-                stable = self._natural(frame, group_start, matched)
+                stable = self._natural(frame, group_start, next_start, matched)
             if (
                 stable is None
                 and graph is None
                 and residents_end % 2 == 0
                 and (not n & 1 or (group_start < n and self.bye_score < players[group_start].score))
+            ) or (
+                stable is None
+                and graph is None
+                and group_start < n
+                and (not n & 1 or self.bye_score < players[group_start].score)
+                and self._absorbs_any(frame, group_start, next_start)
             ):
                 stable = self._in_window(self._tight(frame), group_start, matched, previous)
             if stable is None:
@@ -302,18 +354,15 @@ class DutchPairer:
                         graph = self._exact(frame, base, previous, next_start)
                     else:
                         for larger in range(movers, size):
-                            lv = vertex[larger]
-                            for smaller, w in enumerate(base[larger]):
-                                graph.set(lv, vertex[smaller], w)
+                            graph.set_row(vertex[larger], vertex[:larger], base[larger])
                     stable = self._bracket(graph, frame, base, matched)
 
             # The unpaired players float down to the next bracket.
             next_bracket: list[Entrant] = []
             next_vertex: list[int] = []
             movers = 0
-            single = (
-                bool(n & 1) and group_start != n and self.bye_score >= players[group_start].score
-            )
+            next_score = players[group_start].score if group_start != n else 0
+            single = bool(n & 1) and group_start != n and self.bye_score >= next_score
             for index in range(size):
                 pv = vertex[index]
                 if index < residents_end and matched[pv]:
@@ -324,12 +373,10 @@ class DutchPairer:
                     next_vertex.append(pv)
                     if index < residents_end:
                         movers += 1
-                    mate = stable[pv]  # UNMATCHED: not paired by this bracket's shortcut
-                    if (
-                        single
-                        and mate != UNMATCHED
-                        and players[mate].score < players[group_start].score
-                    ):
+                    # A partner below the next scoregroup: not a single downfloater (an
+                    # unknown partner, UNMATCHED, only where nobody is below, see _natural).
+                    mate = stable[pv]
+                    if single and mate != UNMATCHED and players[mate].score < next_score:
                         single = False
             self.single_downfloater_is_bye = single
             bracket = next_bracket
@@ -394,7 +441,9 @@ class DutchPairer:
         flags = [matched[v] for v in vertex]
         window = self._window(frame, base, previous, lower_start)
         assert window.certificate is not None
-        window.certificate.all_paired = frame.size == frame.residents_end
+        if frame.size == frame.residents_end:
+            # Without the next scoregroup: every player paired, or (``_absorbs_any``) one.
+            window.certificate.max_floaters = frame.residents_end & 1
         try:
             stable = self._bracket(window, frame, base, matched)
         except _NotCertified:
@@ -404,7 +453,58 @@ class DutchPairer:
         self.last_window_weights = window.weights
         return stable
 
-    def _natural(self, frame: _Frame, group_start: int, matched: list[bool]) -> list[int] | None:
+    def _absorbs_any(self, frame: _Frame, group_start: int, next_start: int) -> bool:
+        """Whether a bracket with an odd number of players can be paired without the next
+        scoregroup. Its matching floats one player down (or more, which the window's
+        certificate then refuses). With the next scoregroup in the graph, that player's edge to
+        it and the edges inside it carry C8 alone of the criteria below the completion field
+        (the colour and float criteria count pairs of the bracket only, C9 only where the PAB
+        goes to that score). C8 is the same whoever floats: C6 and C7, above it, fix the one
+        downfloater's score, and the next bracket pairs as many as it can when the next
+        scoregroup with any one player of the bracket has a Hamiltonian cycle (a pairing of
+        all but any one of them). Dirac's condition (every vertex adjacent to at least half of
+        the others) proves that; then the bracket alone decides as the larger graph would."""
+        players = self.players
+        classes = self.classes
+        position = self.position
+        size = next_start - group_start
+        if size < 2:
+            return False
+        total = size + 1  # the next scoregroup and one player of the bracket
+        need = (total + 1) // 2  # Dirac: a degree of at least total / 2
+        per_class: dict[int, int] = {}
+        for x in range(group_start, next_start):
+            c = classes[x]
+            if c is not None:
+                per_class[c] = per_class.get(c, 0) + 1
+        # Degrees inside the next scoregroup, without the bracket's player.
+        for x in range(group_start, next_start):
+            c = classes[x]
+            d = size - 1 - (per_class[c] - 1 if c is not None else 0)
+            for number in players[x].forbidden:
+                f = position.get(number)
+                inside = f is not None and group_start <= f < next_start
+                if inside and f is not None and (c is None or classes[f] != c):
+                    d -= 1
+            if d < need:
+                return False
+        # Each player of the bracket, to the next scoregroup.
+        for index in range(frame.residents_end):
+            v = frame.vertex[index]
+            c = classes[v]
+            d = size - (per_class.get(c, 0) if c is not None else 0)
+            for number in players[v].forbidden:
+                f = position.get(number)
+                inside = f is not None and group_start <= f < next_start
+                if inside and f is not None and (c is None or classes[f] != c):
+                    d -= 1
+            if d < need:
+                return False
+        return True
+
+    def _natural(
+        self, frame: _Frame, group_start: int, next_start: int, matched: list[bool]
+    ) -> list[int] | None:
         """A homogeneous bracket whose first candidate (S1[i] against S2[i], 3.3) meets every
         criterion outright — all pairs compatible with all colour preferences met (C10-C13),
         nobody left over, and the players below able to complete the round (the certificate)
@@ -419,6 +519,11 @@ class DutchPairer:
         if count & 1 and (
             group_start != n or self.field.played_rounds or not bracket[count - 1].bye_eligible
         ):
+            return None
+        # Where the next bracket may float exactly the PAB assignee (C9), whether it does
+        # depends on the next scoregroup's partners in a best pairing, which this shortcut
+        # does not compute: unless nobody is below that scoregroup.
+        if n & 1 and next_start < n and self.bye_score >= players[group_start].score:
             return None
         s = self.layout.size_bits
         every_colour_bit = (1 << 3 * s) | (1 << 2 * s) | (1 << s) | 1
@@ -534,6 +639,7 @@ class DutchPairer:
             (e.played_games for e in self.players if e.score == self.bye_score), reverse=True
         )
         self.unplayed_rank = {}
+        self._weights.clear()
         for rank, count in enumerate(counts):
             self.unplayed_rank[count] = rank
 
@@ -580,13 +686,11 @@ class DutchPairer:
         graph = _Graph(self, list(vertex), strip_top=True)
         for larger in range(frame.size):
             lv = vertex[larger]
+            smaller = vertex[:larger]
             if larger >= frame.movers:
-                for smaller, w in enumerate(base[larger]):
-                    graph.set(lv, vertex[smaller], w)
+                graph.set_row(lv, smaller, base[larger])
             else:
-                for smaller in range(larger):
-                    sv = vertex[smaller]
-                    graph.set(lv, sv, previous.get((sv, lv), 0))
+                graph.set_row(lv, smaller, [previous.get((sv, lv), 0) for sv in smaller])
         graph.certificate = _Certificate(self, vertex, lower_start)
         return graph
 
@@ -605,18 +709,18 @@ class DutchPairer:
         graph = _Graph(self, list(vertex) + lower, strip_top=False)
         for larger in range(frame.size):
             lv = vertex[larger]
+            smaller = vertex[:larger]
             if larger >= frame.movers:
-                for smaller, w in enumerate(base[larger]):
-                    graph.set(lv, vertex[smaller], w)
+                graph.set_row(lv, smaller, base[larger])
             else:
-                for smaller in range(larger):
-                    sv = vertex[smaller]
-                    graph.set(lv, sv, previous.get((sv, lv), 0))
+                graph.set_row(lv, smaller, [previous.get((sv, lv), 0) for sv in smaller])
         members = list(vertex)
+        weight = self.weight
         for lv in lower:
             lp = players[lv]
-            for sv in members:
-                graph.set(lv, sv, self.weight(players[sv], lp, False, False, single=False))
+            graph.set_row(
+                lv, members, [weight(players[sv], lp, False, False, single=False) for sv in members]
+            )
             members.append(lv)
         return graph
 
@@ -639,9 +743,7 @@ class DutchPairer:
         def modified(smaller: int, larger: int, smaller_pos: int, pairs: int) -> int:
             w = base[larger][smaller]
             if w:
-                addend = smaller_pos < pairs
-                addend <<= 2 * s
-                addend -= smaller_pos
+                addend = (1 << 2 * s if smaller_pos < pairs else 0) - smaller_pos
                 w += addend << 1
             return w
 
@@ -649,7 +751,7 @@ class DutchPairer:
             # A homogeneous bracket on a new graph: the first matching would only say how
             # many pairs the bracket has (C6), and the matching with the exchange weights
             # below says it as well (the exchange weights sit below every criterion).
-            remainder = list(range(movers, residents_end))
+            remainder: list[int] = list(range(movers, residents_end))
             pairs = (residents_end - movers) // 2
             while True:
                 for opp in remainder:
@@ -728,7 +830,7 @@ class DutchPairer:
                 graph.finalize(pv, mv)
 
             # The remainder: S1 and S2, then the exchanges (4.3).
-            remainder: list[int] = []
+            remainder = []
             pairs = 0
             for index in range(movers, residents_end):
                 pv = vertex[index]
@@ -805,21 +907,51 @@ class DutchPairer:
                     )
             position += 1
 
-        # S1 and S2 are now fixed: only S1-S2 edges stay.
+        # S1 and S2 are now fixed: only S1-S2 edges stay. Below every weight, a tie-break
+        # for S1[i]-S2[i] (3.3), the pairs 4.2 most often ends with: see the skips below.
+        s1 = [i for i in remainder if vertex[i] < stable[vertex[i]] < next_group_vertex]
+        s2 = [i for i in remainder if group_vertex <= stable[vertex[i]] < vertex[i]]
+        natural = dict(zip(s1, s2, strict=False))
         for pos, index in enumerate(remainder):
             pv = vertex[index]
             in_s1 = pv < stable[pv] < next_group_vertex
+            partner = natural.get(index, -1)
             for op in range(pos + 1, len(remainder)):
                 opp = remainder[op]
                 ov = vertex[opp]
                 if not in_s1 or ov < stable[ov] < next_group_vertex:
                     base[opp][index] = 0
-                graph.set(pv, ov, base[opp][index])
+                graph.set(pv, ov, base[opp][index], opp == partner)
 
         # 4.2: each S1 player, from the top, gets the highest S2 player the criteria allow.
+        # The weights below raise each candidate edge of the S1 player by a rank; when the
+        # current matching is a best one and already pairs the player with its top-ranked
+        # candidate, it stays a best one after the raise, and every best matching then gives
+        # the player that candidate (the ranks differ, the top one above 0): no new matching
+        # is needed. After ``finalize`` the matching stays a best one. (In windows only: on
+        # the exact graph the partners of the players left over, which the next bracket reads
+        # for C9, stay those of the reference procedure's own sequence of matchings.)
+        best = False  # ``stable`` is a best matching of the graph's present weights
         for index in remainder:
             pv = vertex[index]
             if pv < stable[pv] < next_group_vertex:
+                if best and graph.strip:
+                    top = -1
+                    for opp in remainder:
+                        if opp <= index or matched[vertex[opp]]:
+                            continue
+                        if top < 0:
+                            if base[opp][index]:
+                                top = opp
+                        else:
+                            if stable[pv] == vertex[top]:
+                                mv = vertex[top]
+                                matched[pv] = matched[mv] = True
+                                graph.finalize(pv, mv)
+                                top = -2
+                            break
+                    if top == -2:
+                        continue
                 addend = 0
                 for opp in reversed(remainder):
                     ov = vertex[opp]
@@ -830,6 +962,7 @@ class DutchPairer:
                         graph.set(pv, ov, w + addend)
                     addend += 1
                 stable = graph.compute()
+                best = True
                 mv = stable[pv]
                 if mv == UNMATCHED:
                     raise _NotCertified
@@ -876,25 +1009,79 @@ class _Graph:
     """A matching graph over some positions of the sorted players (the compiled matcher
     numbers its vertices from 0). ``strip_top``: a window, whose weights leave out the
     completion field (the certificate stands for it) and whose unpaired players are reported
-    as ``UNMATCHED``."""
+    as ``UNMATCHED``.
+
+    A window's weights are also packed (``_Packing``): the scoregroup counters of the players
+    outside the window are zero on every edge in it, so they are left out — about half the
+    bits at 1,000 players, and the compiled matcher's time grows with the number of 32-bit
+    words of a weight."""
 
     def __init__(self, pairer: DutchPairer, positions: list[int], *, strip_top: bool) -> None:
         layout = pairer.layout
         self.positions = positions
         self.local = {p: i for i, p in enumerate(positions)}
         self.strip = strip_top
+        self.packing: _Packing | None = None
         self.mask = (1 << layout.below_top) - 1
         bits = layout.below_top if strip_top else layout.bits
-        self.matcher = Matcher(len(positions), bits)
+        if strip_top and layout.size_bits >= _Packing.MIN_SIZE_BITS:
+            scores = {pairer.players[p].score for p in positions}
+            self.packing = _Packing(layout, scores)
+            bits = self.packing.bits
+        # Windows only: the exact graph stays the reference procedure, tie for tie.
+        self.tie_bits = len(positions).bit_length() if strip_top else 0
+        self.matcher = Matcher(len(positions), bits + self.tie_bits)
+        self._set_edge = self.matcher.computer.set_edge_weight
+        self._converted: dict[int, Weight] = {}
+        self._tied: dict[int, Weight] = {}
         self.weights: dict[tuple[int, int], int] = {}
         self.size = len(pairer.players)
         self.certificate: _Certificate | None = None
         self.fresh = True  # no matching computed yet
 
-    def set(self, u: int, v: int, weight: int) -> None:
+    def _convert(self, weight: int, tie: bool = False) -> Weight:
+        """The matcher's number for a weight (memoized: a few hundred distinct weights recur
+        over thousands of edges)."""
+        packed = weight
+        if self.packing is not None:
+            packed = self.packing.pack(weight)
+        elif self.strip:
+            packed &= self.mask
+        packed <<= self.tie_bits
+        if tie and packed and self.tie_bits:
+            packed |= 1
+        converted = self.matcher.dyn(packed)
+        cache = self._tied if tie else self._converted
+        if len(cache) > 200_000:
+            cache.clear()
+        cache[weight] = converted
+        return converted
+
+    def set(self, u: int, v: int, weight: int, tie: bool = False) -> None:
+        """The weight of u-v (positions); ``u`` is the vertex the next matching revisits.
+        ``tie``: the edge is preferred among otherwise equal matchings (one tie bit under
+        every weight; a matching has fewer such edges than the tie field can count; windows
+        only)."""
         self.weights[(u, v) if u < v else (v, u)] = weight
+        converted = (self._tied if tie else self._converted).get(weight)
+        if converted is None:
+            converted = self._convert(weight, tie)
         local = self.local
-        self.matcher.set(local[u], local[v], weight & self.mask if self.strip else weight)
+        self._set_edge(local[u], local[v], converted)
+
+    def set_row(self, u: int, others: list[int], weights: Iterable[int]) -> None:
+        """``set(u, v, w)`` for every v of ``others`` with its w of ``weights``."""
+        store = self.weights
+        cache = self._converted
+        set_edge = self._set_edge
+        local = self.local
+        lu = local[u]
+        for v, weight in zip(others, weights, strict=True):
+            store[(u, v) if u < v else (v, u)] = weight
+            converted = cache.get(weight)
+            if converted is None:
+                converted = self._convert(weight)
+            set_edge(lu, local[v], converted)
 
     def compute(self) -> list[int]:
         self.fresh = False
@@ -916,6 +1103,75 @@ class _Graph:
         self.matcher.finalize(self.local[u], self.local[v])
 
 
+class _Packing:
+    """A window's weights without the completion field and without the scoregroup counters
+    of the scores not in the window.
+
+    A weight is ``high * 2**order_bits + low``: ``high`` holds the criteria fields, ``low``
+    the ordering steps of Article 4, which may be negative (a step subtracts from a weight
+    whose ordering field is zero) but stays within ``(-2**(s+2), 2**order_bits - 2**(s+2))``
+    (``s`` the size bits, at least ``MIN_SIZE_BITS``).
+    Packing keeps ``low`` and packs ``high``: as every field's sum over a matching fits its
+    width, a matching's weight compares as the vector of its field sums, from the top, and
+    leaving out fields that are zero on every edge keeps that comparison."""
+
+    #: Below this, the ordering field is too narrow to tell ``low`` from ``high`` safely.
+    MIN_SIZE_BITS = 3
+
+    def __init__(self, layout: _Layout, scores: set[int]) -> None:
+        order = layout.order_bits
+        self.order = order
+        self.offset = 1 << (layout.size_bits + 2)
+        self.high_mask = (1 << (layout.below_top - order)) - 1  # no completion field
+        # Kept bit ranges of ``high`` (source shift, width), from the bottom.
+        kept: list[tuple[int, int]] = []
+        at = 0
+        for is_groups, width in reversed(layout.fields):
+            if is_groups:
+                for score, shift in sorted(layout.group_shift.items(), key=lambda x: x[1]):
+                    if score in scores:
+                        kept.append((at + shift, layout.group_width[score]))
+            else:
+                kept.append((at, width))
+            at += width
+        merged: list[tuple[int, int]] = []
+        for source, width in kept:
+            if width and merged and merged[-1][0] + merged[-1][1] == source:
+                merged[-1] = (merged[-1][0], merged[-1][1] + width)
+            elif width:
+                merged.append((source, width))
+        self.ranges: list[tuple[int, int, int]] = []  # (source shift, mask, target shift)
+        target = 0
+        kept_mask = 0
+        for source, width in merged:
+            mask = (1 << width) - 1
+            self.ranges.append((source, mask, target))
+            kept_mask |= mask << source
+            target += width
+        self.dropped = self.high_mask & ~kept_mask
+        self.bits = target + order
+        self._packed: dict[int, int] = {0: 0}
+
+    def pack(self, weight: int) -> int:
+        packed = self._packed.get(weight)
+        if packed is not None:
+            return packed
+        order = self.order
+        high = (weight + self.offset) >> order
+        low = weight - (high << order)
+        high &= self.high_mask
+        if high & self.dropped:  # pragma: no cover - a field outside the window is never set
+            raise AssertionError("a scoregroup counter outside the window")
+        packed_high = 0
+        for source, mask, target in self.ranges:
+            packed_high |= ((high >> source) & mask) << target
+        packed = (packed_high << order) + low
+        if len(self._packed) > 200_000:
+            self._packed.clear()
+        self._packed[weight] = packed
+        return packed
+
+
 class _Certificate:
     """Whether the players below a window can absorb its downfloaters: Dirac's condition
     (every vertex adjacent to at least half of the others) on the players below plus the
@@ -930,7 +1186,7 @@ class _Certificate:
         position = pairer.position
         self.window = window
         self.classes = classes
-        self.all_paired = False
+        self.max_floaters: int | None = None
         self.lower = len(players) - lower_start
         self.per_class: dict[int | None, int] = {}
         for x in range(lower_start, len(players)):
@@ -959,7 +1215,7 @@ class _Certificate:
     def check(self, stable: list[int]) -> None:
         classes = self.classes
         floaters = [u for u in self.window if stable[u] == UNMATCHED]
-        if floaters and self.all_paired:
+        if self.max_floaters is not None and len(floaters) > self.max_floaters:
             raise _NotCertified
         total = self.lower + len(floaters)
         extra = len(floaters)

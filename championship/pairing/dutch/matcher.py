@@ -9,6 +9,8 @@ weights recur across thousands of edges.
 
 from __future__ import annotations
 
+from typing import Protocol, Self
+
 from py4swiss.dynamicuint import DynamicUint
 from py4swiss.matching_computer import ComputerDutchOptimality
 
@@ -16,22 +18,47 @@ _PART = 64
 _MASK = (1 << _PART) - 1
 
 
+class Weight(Protocol):
+    """The compiled core's edge weight (``py4swiss.dynamicuint.DynamicUint``; py4swiss ships
+    no ``py.typed``, so its own stubs are not read): the operations used here."""
+
+    def __or__(self, other: int, /) -> Self: ...
+    def __and__(self, other: int, /) -> Self: ...
+    def __add__(self, other: Self, /) -> Self: ...
+    def __lshift__(self, shift: int, /) -> Self: ...
+    def __ior__(self, other: int, /) -> Self: ...
+    def __ilshift__(self, shift: int, /) -> Self: ...
+    def shift_grow(self, shift: int, /) -> Self: ...
+
+
+class Computer(Protocol):
+    """``py4swiss.matching_computer.ComputerDutchOptimality``: bbpPairings' maximum-weight
+    matching. A weight 0 is no edge; ``set_edge_weight(u, v, w)`` marks ``u`` for the next
+    ``compute_matching``, which costs O(k n^2) for k marked vertices; ``get_matching()[u]``
+    is u's partner, or u when unmatched."""
+
+    def add_vertex(self) -> None: ...
+    def set_edge_weight(self, u: int, v: int, weight: Weight, /) -> None: ...
+    def compute_matching(self) -> None: ...
+    def get_matching(self) -> list[int]: ...
+
+
 class Matcher:
     def __init__(self, size: int, max_weight_bits: int) -> None:
         # The core needs two spare bits above the largest weight (it works with 4 x weights).
-        top = DynamicUint(1)
+        top: Weight = DynamicUint(1)
         top.shift_grow(max_weight_bits + 1)
-        self.zero = top & 0
+        self.zero: Weight = top & 0
         self.max_weight = (1 << max_weight_bits) - 1
-        self._cache: dict[int, DynamicUint] = {}
-        self.computer = ComputerDutchOptimality(size, self.dyn(self.max_weight))
+        self._cache: dict[int, Weight] = {}
+        self.computer: Computer = ComputerDutchOptimality(size, self.dyn(self.max_weight))
         for _ in range(size):
             self.computer.add_vertex()
         self.size = size
         self._zero_dyn = self.dyn(0)
         self._max_dyn = self.dyn(self.max_weight)
 
-    def dyn(self, value: int) -> DynamicUint:
+    def dyn(self, value: int) -> Weight:
         cached = self._cache.get(value)
         if cached is not None:
             return cached
@@ -42,7 +69,7 @@ class Matcher:
             # The high part is usually shared with many other weights: convert it once.
             result = self.dyn(value - low) + (self.zero | low)
         else:
-            result = DynamicUint(self.zero)
+            result = self._copy(self.zero)
             chunks = []
             rest = value
             while rest:
@@ -55,6 +82,11 @@ class Matcher:
             self._cache.clear()
         self._cache[value] = result
         return result
+
+    @staticmethod
+    def _copy(value: Weight) -> Weight:
+        copied: Weight = DynamicUint(value)
+        return copied
 
     def set(self, u: int, v: int, weight: int) -> None:
         """Set the weight of the edge u-v (u is the vertex marked for the next update)."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..errors import PairingError
-from ..model import PLAYED_CODES, Player, TournamentData
+from ..model import PLAYED_CODES, Colour, Player, TournamentData
 
 WHITE, BLACK, NO_COLOUR = 0, 1, 2
 DOWN, UP, NO_FLOAT = 0, 1, 2
@@ -266,7 +266,7 @@ def _infer_initial_colour(players: list[Player], histories: dict[int, list[Round
     return WHITE
 
 
-def infer_initial_colour(data: TournamentData) -> str:
+def infer_initial_colour(data: TournamentData) -> Colour:
     """The initial colour (5.1) a TRF without XXC implies: ``"w"`` or ``"b"``."""
     histories = {
         p.number: [
