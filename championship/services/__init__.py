@@ -13,6 +13,7 @@ from .results import (
     describe,
     game_result_set,
     game_result_sheet_removed,
+    game_result_players_confirm,
     game_result_sheet_set,
     game_results_confirm,
 )
@@ -40,6 +41,7 @@ __all__ = [
     "entrant_add",
     "entrant_withdraw",
     "entrants_import_registrations",
+    "game_result_players_confirm",
     "game_result_set",
     "game_result_sheet_removed",
     "game_result_sheet_set",
