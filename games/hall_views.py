@@ -15,7 +15,8 @@ from django.views.decorators.http import require_http_methods
 
 from championship.models import Board, Round
 
-from . import hall, services, tablet
+from . import hall as boards
+from . import services, tablet
 from .engine.core import PHASE_PLIES
 from .models import Game
 from .views import organiser
@@ -48,8 +49,8 @@ def hall(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         except services.GameError as exc:
             messages.error(request, str(exc))
         return redirect("games:hall", slug=slug, number=number)
-    rows = hall.round_rows(rnd)
-    items = [hall.as_json(i) for i in hall.hall_games(rnd, rows)]
+    rows = boards.round_rows(rnd)
+    items = [boards.as_json(i) for i in boards.hall_games(rnd, rows)]
     return render(
         request,
         "games/hall.html",
@@ -57,7 +58,7 @@ def hall(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "tournament": rnd.tournament,
             "round": rnd,
             "items": items,
-            "etag": hall.etag(rnd, rows[0], rows[1]),
+            "etag": boards.etag(rnd, rows[0], rows[1]),
             "two_games": rnd.tournament.games_per_pairing == 2,
         },
     )
@@ -73,13 +74,13 @@ def hall_json(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     round's games and results): an unchanged round answers 304 after three small queries. The
     clocks are as of the answer; the page counts them down itself until something changes."""
     rnd = _round(slug, number)
-    rows = hall.round_rows(rnd)
-    tag = hall.etag(rnd, rows[0], rows[1])
+    rows = boards.round_rows(rnd)
+    tag = boards.etag(rnd, rows[0], rows[1])
     if request.headers.get("If-None-Match") == tag:
         response = HttpResponse(status=304)
     else:
-        items = hall.hall_games(rnd, rows)
-        response = JsonResponse({"games": [hall.as_json(i) for i in items]})
+        items = boards.hall_games(rnd, rows)
+        response = JsonResponse({"games": [boards.as_json(i) for i in items]})
     response["ETag"] = tag
     patch_cache_control(response, private=True, no_cache=True)
     return response
