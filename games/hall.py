@@ -182,10 +182,12 @@ def _problems(item: HallGame) -> None:
         side = SIDE_NAMES.get(game.disputed_by, "")
         item.problems.append(
             _("%(side)s does not agree with the result %(result)s.")
-            % {"side": side or _("A player"), "result": game.disputed}
+            % {"side": side or _("A player"), "result": describe(*_split(game.disputed))}
         )
     if item.fallen and item.state != "over":
-        item.problems.append(_("The flag has fallen: %(side)s.") % {"side": SIDE_NAMES[item.fallen]})
+        item.problems.append(
+            _("The flag has fallen: %(side)s.") % {"side": SIDE_NAMES[item.fallen]}
+        )
     if row is not None and row.has_sheet and row.result and row.sheet_result:
         if (row.result, row.termination) != (row.sheet_result, row.sheet_termination):
             item.problems.append(
@@ -197,6 +199,11 @@ def _problems(item: HallGame) -> None:
             )
     if row is not None and row.result and not row.confirmed:
         item.problems.append(_("The result waits for a confirmation."))
+
+
+def _split(key: str) -> tuple[str, str]:
+    result, _space, termination = key.partition(" ")
+    return result, termination
 
 
 def as_json(item: HallGame) -> dict[str, Any]:

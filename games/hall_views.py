@@ -37,9 +37,7 @@ def hall(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Every board of the round, live; POST: the arbiter has settled a disagreement."""
     rnd = _round(slug, number)
     if request.method == "POST":
-        game = Game.objects.filter(
-            pk=_int(request.POST.get("game")), board__round=rnd
-        ).first()
+        game = Game.objects.filter(pk=_int(request.POST.get("game")), board__round=rnd).first()
         if game is None:
             messages.error(request, _("Choose a game of this round."))
             return redirect("games:hall", slug=slug, number=number)

@@ -23,7 +23,9 @@ def published_round(*, players: int = 4, games_per_pairing: int = 1) -> Round:
         phase2_minutes=15,
     )
     for i in range(players):
-        Entrant.objects.create(tournament=t, name=f"Player {i + 1}", rating=1500 + i, checked_in=True)
+        Entrant.objects.create(
+            tournament=t, name=f"Player {i + 1}", rating=1500 + i, checked_in=True
+        )
     rnd = round_pair_next(tournament=t)
     round_publish(round=rnd)
     rnd.refresh_from_db()

@@ -69,8 +69,12 @@ def test_a_result_against_the_sheet_and_an_unconfirmed_result_are_problems() -> 
         user=None,
     )
     GameResult.objects.filter(board=first.board).update(
-        result="1-0", termination="resign", source="organiser", sheet_result="0-1",
-        sheet_termination="resign", has_sheet=True,
+        result="1-0",
+        termination="resign",
+        source="organiser",
+        sheet_result="0-1",
+        sheet_termination="resign",
+        has_sheet=True,
     )
     client, _user = organiser_client()
     data = {g["board"]: g for g in _hall(client, rnd, "hall.json").json()["games"]}

@@ -51,7 +51,9 @@ def test_the_token_of_one_game_does_not_open_another() -> None:
     client = Client()
     for suffix in ("", "state.json"):
         assert client.get(f"/tablet/{second.pk}/{token}/{suffix}").status_code == 403
-    assert client.post(f"/tablet/{second.pk}/{token}/action/", {"action": "start"}).status_code == 403
+    assert (
+        client.post(f"/tablet/{second.pk}/{token}/action/", {"action": "start"}).status_code == 403
+    )
     response = client.post(f"/tablet/{second.pk}/{token}/", {"action": "resign", "side": "white"})
     assert response.status_code == 403
     assert Game.objects.get(pk=second.pk).termination == ""
