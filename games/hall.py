@@ -96,9 +96,9 @@ def _summaries(games: list[Game], results: dict[tuple[int, int], GameResult]) ->
         for g in missing:
             eg = selectors.sheet(g, turns[g.pk])
             row = results.get((g.board_id or 0, g.number))
-            if eg.outcome is None and row is not None and row.result:
-                if row.source == GameResult.Source.ORGANISER:
-                    selectors.apply_entered(eg, (row.result, row.termination))
+            by_hand = row is not None and row.result and row.source == GameResult.Source.ORGANISER
+            if eg.outcome is None and row is not None and by_hand:
+                selectors.apply_entered(eg, (row.result, row.termination))
             outcome = eg.outcome
             summary = {
                 "ply": eg.ply,
@@ -188,15 +188,20 @@ def _problems(item: HallGame) -> None:
         item.problems.append(
             _("The flag has fallen: %(side)s.") % {"side": SIDE_NAMES[item.fallen]}
         )
-    if row is not None and row.has_sheet and row.result and row.sheet_result:
-        if (row.result, row.termination) != (row.sheet_result, row.sheet_termination):
-            item.problems.append(
-                _("The result entered (%(entered)s) differs from the sheet's (%(sheet)s).")
-                % {
-                    "entered": describe(row.result, row.termination),
-                    "sheet": describe(row.sheet_result, row.sheet_termination),
-                }
-            )
+    if (
+        row is not None
+        and row.has_sheet
+        and row.result
+        and row.sheet_result
+        and (row.result, row.termination) != (row.sheet_result, row.sheet_termination)
+    ):
+        item.problems.append(
+            _("The result entered (%(entered)s) differs from the sheet's (%(sheet)s).")
+            % {
+                "entered": describe(row.result, row.termination),
+                "sheet": describe(row.sheet_result, row.sheet_termination),
+            }
+        )
     if row is not None and row.result and not row.confirmed:
         item.problems.append(_("The result waits for a confirmation."))
 

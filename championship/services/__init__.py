@@ -11,9 +11,9 @@ from .results import (
     ResultEntry,
     ResultsRefused,
     describe,
+    game_result_players_confirm,
     game_result_set,
     game_result_sheet_removed,
-    game_result_players_confirm,
     game_result_sheet_set,
     game_results_confirm,
 )
