@@ -53,7 +53,7 @@
   }
   function apply(state) {
     offline.classList.add("d-none");
-    if (String(state.version) !== version || state.result !== "*") {
+    if (String(state.version) !== version || (state.result !== "*" && !over)) {
       window.location.reload();
       return;
     }
