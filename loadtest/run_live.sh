@@ -10,12 +10,13 @@ WORK=$(mktemp -d)
 export DATABASE_URL=${DATABASE_URL:-"sqlite:///$WORK/live.sqlite3"}
 export DJANGO_DEBUG=0 DJANGO_SECRET_KEY="live-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 export DJANGO_ALLOWED_HOSTS=127.0.0.1 DJANGO_SECURE_SSL_REDIRECT=0 DJANGO_SECURE_COOKIES=0
+LOAD_SPECTATORS_TEXT="${LOAD_SPECTATORS:-300} spectators polling one game while its tablet enters turns"
 export GUNICORN_BIND="127.0.0.1:$PORT" GUNICORN_WORKERS=${GUNICORN_WORKERS:-4} GUNICORN_THREADS=${GUNICORN_THREADS:-1}
 
 .venv/bin/python manage.py migrate --noinput -v 0
 .venv/bin/python manage.py collectstatic --noinput -v 0 > /dev/null
 # A published round of 20 boards; the tablet's link of board 1's game.
-read -r GAME TABLET < <(.venv/bin/python manage.py shell -c "
+read -r GAME TABLET < <(.venv/bin/python manage.py shell -v 0 -c "
 from django.utils import timezone
 from championship.models import Entrant, Tournament
 from championship.services import round_pair_next, round_publish
@@ -30,9 +31,19 @@ game = services.game_for(rnd.boards.get(number=1), 1)
 print(game.pk, tablet.path_for(game.pk))
 ")
 
+echo "== CPU cost per request (this process, the server's configuration)"
+.venv/bin/python loadtest/live_cost.py "$GAME" "$TABLET" "${LOAD_COST_REQUESTS:-500}" 2>&1 | grep -v "warm_public_pages_task"
+# A fresh game for the run with spectators.
+read -r GAME TABLET < <(.venv/bin/python manage.py shell -v 0 -c "
+from championship.models import Board
+from games import services, tablet
+game = services.game_for(Board.objects.get(round__tournament__slug='live', number=2), 1)
+print(game.pk, tablet.path_for(game.pk))
+")
+echo "== $LOAD_SPECTATORS_TEXT"
 .venv/bin/gunicorn championship.wsgi:application -c deploy/gunicorn.conf.py --access-logfile /dev/null > "$WORK/gunicorn.log" 2>&1 &
 WEB=$!
 trap 'kill $WEB 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/healthz" > /dev/null && break; sleep 0.2; done
 .venv/bin/python loadtest/live_games.py --url "http://127.0.0.1:$PORT" --game "$GAME" --tablet "$TABLET" \
-  --spectators "${LOAD_SPECTATORS:-300}" --turns "${LOAD_TURNS:-30}"
+  --spectators "${LOAD_SPECTATORS:-300}" --turns "${LOAD_TURNS:-30}" --every "${LOAD_EVERY:-2}"
