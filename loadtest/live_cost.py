@@ -55,12 +55,21 @@ def main() -> None:
     first = spectator.get(f"/games/{game}/live.json")
     assert first.status_code == 200, first.status_code
     tag = first["ETag"]
-    cost("live.json, unchanged (304)", lambda: spectator.get(
-        f"/games/{game}/live.json", HTTP_IF_NONE_MATCH=tag), n)
-    cost("live.json, changed (200, replay cached)", lambda: spectator.get(
-        f"/games/{game}/live.json"), n)
-    cost("game page reload (cached, gzip)", lambda: spectator.get(
-        f"/games/{game}/", HTTP_ACCEPT_ENCODING="gzip"), n)
+    cost(
+        "live.json, unchanged (304)",
+        lambda: spectator.get(f"/games/{game}/live.json", HTTP_IF_NONE_MATCH=tag),
+        n,
+    )
+    cost(
+        "live.json, changed (200, replay cached)",
+        lambda: spectator.get(f"/games/{game}/live.json"),
+        n,
+    )
+    cost(
+        "game page reload (cached, gzip)",
+        lambda: spectator.get(f"/games/{game}/", HTTP_ACCEPT_ENCODING="gzip"),
+        n,
+    )
     ply = [1]
 
     def turn() -> None:

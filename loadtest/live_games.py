@@ -92,8 +92,16 @@ class Tablet:
 
 
 class Spectator(threading.Thread):
-    def __init__(self, host: str, port: int, game: int, every: float, stop: threading.Event,
-                 seen: dict[int, float], lock: threading.Lock) -> None:
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        game: int,
+        every: float,
+        stop: threading.Event,
+        seen: dict[int, float],
+        lock: threading.Lock,
+    ) -> None:
         super().__init__(daemon=True)
         self.host, self.port, self.game, self.every = host, port, game, every
         self.stop, self.turn_seen, self.lock = stop, seen, lock
@@ -185,19 +193,31 @@ def main() -> None:
             statuses[code] = statuses.get(code, 0) + n
     duration = args.turns * args.every + 2 * (args.poll + 1)
     ms = 1000
-    print(f"spectators: {args.spectators}, polling every {args.poll:g} s; "
-          f"{args.turns} turns, one every {args.every:g} s")
-    print(f"polls: {len(polls)} (~{len(polls) / duration:.0f}/s), statuses {statuses}, "
-          f"errors {sum(s.errors for s in spectators)}")
-    print(f"poll answer: median {statistics.median(polls) * ms:.1f} ms, "
-          f"p95 {pct(polls, 95) * ms:.1f} ms, p99 {pct(polls, 99) * ms:.1f} ms, "
-          f"max {max(polls) * ms:.1f} ms")
-    print(f"a turn seen by a spectator after: median {statistics.median(delays):.2f} s, "
-          f"p95 {pct(delays, 95):.2f} s, max {max(delays):.2f} s ({len(delays)} sightings)")
-    print(f"tablet's turn alone: median {statistics.median(alone) * ms:.1f} ms, "
-          f"max {max(alone) * ms:.1f} ms")
-    print(f"tablet's turn under the spectators: median {statistics.median(loaded) * ms:.1f} ms, "
-          f"p95 {pct(loaded, 95) * ms:.1f} ms, max {max(loaded) * ms:.1f} ms")
+    print(
+        f"spectators: {args.spectators}, polling every {args.poll:g} s; "
+        f"{args.turns} turns, one every {args.every:g} s"
+    )
+    print(
+        f"polls: {len(polls)} (~{len(polls) / duration:.0f}/s), statuses {statuses}, "
+        f"errors {sum(s.errors for s in spectators)}"
+    )
+    print(
+        f"poll answer: median {statistics.median(polls) * ms:.1f} ms, "
+        f"p95 {pct(polls, 95) * ms:.1f} ms, p99 {pct(polls, 99) * ms:.1f} ms, "
+        f"max {max(polls) * ms:.1f} ms"
+    )
+    print(
+        f"a turn seen by a spectator after: median {statistics.median(delays):.2f} s, "
+        f"p95 {pct(delays, 95):.2f} s, max {max(delays):.2f} s ({len(delays)} sightings)"
+    )
+    print(
+        f"tablet's turn alone: median {statistics.median(alone) * ms:.1f} ms, "
+        f"max {max(alone) * ms:.1f} ms"
+    )
+    print(
+        f"tablet's turn under the spectators: median {statistics.median(loaded) * ms:.1f} ms, "
+        f"p95 {pct(loaded, 95) * ms:.1f} ms, max {max(loaded) * ms:.1f} ms"
+    )
 
 
 if __name__ == "__main__":

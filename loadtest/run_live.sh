@@ -41,9 +41,28 @@ game = services.game_for(Board.objects.get(round__tournament__slug='live', numbe
 print(game.pk, tablet.path_for(game.pk))
 ")
 echo "== $LOAD_SPECTATORS_TEXT"
-.venv/bin/gunicorn championship.wsgi:application -c deploy/gunicorn.conf.py --access-logfile /dev/null > "$WORK/gunicorn.log" 2>&1 &
+# The access log keeps each request's time inside the server (%(D)s, microseconds): the client's
+# own figures include its waits on a loaded machine.
+.venv/bin/gunicorn championship.wsgi:application -c deploy/gunicorn.conf.py \
+  --access-logfile "$WORK/access.log" --access-logformat '%(m)s %(U)s %(s)s %(D)s' > "$WORK/gunicorn.log" 2>&1 &
 WEB=$!
 trap 'kill $WEB 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/healthz" > /dev/null && break; sleep 0.2; done
 .venv/bin/python loadtest/live_games.py --url "http://127.0.0.1:$PORT" --game "$GAME" --tablet "$TABLET" \
   --spectators "${LOAD_SPECTATORS:-300}" --turns "${LOAD_TURNS:-30}" --every "${LOAD_EVERY:-2}"
+kill $WEB; wait $WEB 2>/dev/null || true
+echo "== time inside the server (gunicorn's access log)"
+.venv/bin/python - "$WORK/access.log" <<'PY'
+import statistics, sys
+kinds = {}
+for line in open(sys.argv[1]):
+    method, url, status, micros = line.split()
+    kind = ("tablet's turn" if url.endswith("/action/") else "live.json " + status
+            if url.endswith("live.json") else "game page" if url.startswith("/games/") else None)
+    if kind:
+        kinds.setdefault(kind, []).append(int(micros) / 1000)
+for kind, values in sorted(kinds.items()):
+    values.sort()
+    p95 = values[int(0.95 * (len(values) - 1))]
+    print(f"{kind}: {len(values)} requests, median {statistics.median(values):.1f} ms, p95 {p95:.1f} ms, max {values[-1]:.1f} ms")
+PY
