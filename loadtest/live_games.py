@@ -75,8 +75,13 @@ class Tablet:
             "Referer": f"http://{self.conn.host}:{self.conn.port}{self.path}",
         }
         started = time.perf_counter()
-        self.conn.request("POST", f"{self.path}action/", body=body, headers=headers)
-        response = self.conn.getresponse()
+        try:
+            self.conn.request("POST", f"{self.path}action/", body=body, headers=headers)
+            response = self.conn.getresponse()
+        except (OSError, http.client.HTTPException):  # a kept-alive connection the server closed
+            self.conn.close()
+            self.conn.request("POST", f"{self.path}action/", body=body, headers=headers)
+            response = self.conn.getresponse()
         data = json.loads(response.read() or b"{}")
         elapsed = time.perf_counter() - started
         if response.status != 200:
