@@ -122,10 +122,17 @@ class Spectator(threading.Thread):
         time.sleep(random.random() * self.every)  # spread like real visitors
         while not self.stop.is_set():
             started = time.perf_counter()
+            headers = {"If-None-Match": etag} if etag else {}
             try:
-                headers = {"If-None-Match": etag} if etag else {}
-                conn.request("GET", f"/games/{self.game}/live.json", headers=headers)
-                response = conn.getresponse()
+                try:
+                    conn.request("GET", f"/games/{self.game}/live.json", headers=headers)
+                    response = conn.getresponse()
+                except (OSError, http.client.HTTPException):
+                    # The server closed the kept-alive connection meanwhile: a browser opens
+                    # another one at once, and so does this.
+                    conn.close()
+                    conn.request("GET", f"/games/{self.game}/live.json", headers=headers)
+                    response = conn.getresponse()
                 body = response.read()
             except (OSError, http.client.HTTPException):
                 self.errors += 1
@@ -144,8 +151,12 @@ class Spectator(threading.Thread):
                         entered = self.turn_seen.get(data["ply"])
                     if entered is not None:
                         self.delays.append(now - entered)
-                    conn.request("GET", f"/games/{self.game}/")  # the page reloads itself
-                    conn.getresponse().read()
+                    try:
+                        conn.request("GET", f"/games/{self.game}/")  # the page reloads itself
+                        conn.getresponse().read()
+                    except (OSError, http.client.HTTPException):
+                        self.errors += 1
+                        conn.close()
                 version = data["version"]
             self.stop.wait(max(0.0, self.every - (time.perf_counter() - started)))
 
