@@ -53,6 +53,13 @@ class Game(models.Model):
     clock_white_ms = models.IntegerField(null=True, blank=True)
     clock_black_ms = models.IntegerField(null=True, blank=True)
     clock_running_since = models.DateTimeField(null=True, blank=True)
+    #: The players' word on the result at the board's tablet: the result each side confirmed
+    #: (``1-0 resign``; it counts while the game's result is still that one), and a result a
+    #: player did not agree with, for the arbiter (cleared when the arbiter has settled it).
+    white_confirmed = models.CharField(_("White confirmed"), max_length=30, blank=True)
+    black_confirmed = models.CharField(_("Black confirmed"), max_length=30, blank=True)
+    disputed = models.CharField(_("result disputed"), max_length=30, blank=True)
+    disputed_by = models.CharField(max_length=5, choices=SIDES, blank=True)
     #: Bumped on every change: the key of the cached public page and of optimistic locking.
     version = models.PositiveIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -87,6 +94,8 @@ class Turn(models.Model):
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
     )
+    #: Entered at the board's tablet (a signed link, no account): ``entered_by`` is empty.
+    from_tablet = models.BooleanField(_("entered on the board's tablet"), default=False)
     entered_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

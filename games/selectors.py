@@ -8,7 +8,8 @@ from datetime import datetime
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from championship.models import Entrant, GameResult
+from championship.models import Entrant, GameResult, Round, Tournament
+from championship.services import describe
 
 from .clock import Clock, StoredClock, clock_at
 from .engine import BLACK, WHITE, EngineError
@@ -137,3 +138,51 @@ def clock(game: Game, eg: EngineGame, now: datetime | None = None) -> Clock | No
         over=eg.outcome is not None,
         now=now or timezone.now(),
     )
+
+
+# --- The board's tablet --------------------------------------------------------------------
+def result_key(eg: EngineGame) -> str:
+    """The game's result as the players confirm it (``1-0 resign``), empty while it goes on."""
+    outcome = eg.outcome
+    return f"{outcome.result} {outcome.termination}" if outcome is not None else ""
+
+
+def confirmed_by(game: Game, key: str) -> dict[str, bool]:
+    """Which sides have confirmed the result ``key`` at the tablet."""
+    return {
+        WHITE: bool(key) and game.white_confirmed == key,
+        BLACK: bool(key) and game.black_confirmed == key,
+    }
+
+
+def round_closed(rnd: Round) -> bool:
+    """A round is closed once the next one is paired (all its results are in) or the
+    tournament is over: its tablets' links stop working."""
+    if rnd.tournament.status == Tournament.Status.FINISHED:
+        return True
+    return Round.objects.filter(tournament_id=rnd.tournament_id, number__gt=rnd.number).exists()
+
+
+def tablet_refusal(game: Game, eg: EngineGame) -> str | None:
+    """Why the tablet link of this game no longer works (None: it works). It works for a
+    pairing's game of a published round that is not closed, until the game is over and both
+    players have confirmed the result (or one disputed it, or an organiser entered it)."""
+    board = game.board
+    if board is None:
+        return _("This link is for a game of a tournament.")
+    if board.round.status != Round.Status.PUBLISHED:
+        return _("This round is not published yet.")
+    if round_closed(board.round):
+        return _("Round %(n)d is closed: this link no longer works.") % {"n": board.round.number}
+    key = result_key(eg)
+    if not key:
+        return None
+    if game.disputed:
+        return _("A player did not agree with the result of this game: the arbiter decides.")
+    if all(confirmed_by(game, key).values()) or entered_result(game) is not None:
+        outcome = eg.outcome
+        assert outcome is not None
+        return _("This game is finished: %(result)s.") % {
+            "result": describe(outcome.result, outcome.termination)
+        }
+    return None

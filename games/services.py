@@ -155,6 +155,7 @@ def turn_add(
     clock_text_written: str = "",
     overrule: bool = False,
     from_clock: bool = False,
+    tablet: bool = False,
     now: datetime | None = None,
 ) -> Turn:
     """Validate and record the next turn. With the application as the clock the mover's time
@@ -178,7 +179,9 @@ def turn_add(
             raise GameError(_("Start the clock first."))
         flagged = _flag_if_fallen(game, eg, user, now)
         if not flagged:
-            turn = _record_turn(game, eg, text, user, now, clock_text_written, overrule)
+            turn = _record_turn(
+                game, eg, text, user, now, clock_text_written, overrule, tablet=tablet
+            )
     if flagged:  # committed: the flag stands whatever happens to the turn
         raise GameError(_("The flag fell before the turn: the game ended on time."))
     return turn
@@ -192,6 +195,8 @@ def _record_turn(
     now: datetime,
     clock_text_written: str,
     overrule: bool,
+    *,
+    tablet: bool = False,
 ) -> Turn:
     """Play ``text`` on the locked game's sheet and store it with the mover's clock."""
     if game.adjourned:
@@ -221,6 +226,7 @@ def _record_turn(
             text=played.text,
             clock=written,
             entered_by=user_or_none(user),
+            from_tablet=tablet,
         )
     except IntegrityError:  # a database without row locks let a parallel turn in first
         raise GameError(
@@ -451,3 +457,58 @@ def clock_settle(*, game: Game, user: Actor = None, now: datetime | None = None)
         if eg.outcome is not None:
             return False
         return _flag_if_fallen(game, eg, user, now or timezone.now())
+
+
+# --- The players' word on the result (the board's tablet) ----------------------------------
+def _ended(game: Game) -> tuple[Game, EngineGame, str]:
+    """The locked game, its replay and its result's key; refused while it goes on."""
+    game = _lock(game)
+    eg = selectors.replay(game)
+    key = selectors.result_key(eg)
+    if not key:
+        raise GameError(_("The game is not over yet."))
+    if game.disputed:
+        raise GameError(_("A player did not agree with the result: the arbiter decides."))
+    return game, eg, key
+
+
+def game_confirm(*, game: Game, side: str) -> bool:
+    """``side`` confirms the game's result at the board's tablet; True once both players have
+    confirmed it (then, for a pairing's game, the result is confirmed in the championship)."""
+    if side not in (WHITE, BLACK):
+        raise GameError(_("Choose White or Black."))
+    with transaction.atomic():
+        game, eg, key = _ended(game)
+        _touch(game, **{f"{side}_confirmed": key})
+        both = game.white_confirmed == game.black_confirmed == key
+        outcome = eg.outcome
+        if both and game.board is not None and outcome is not None:
+            try:
+                championship.game_result_players_confirm(
+                    board=game.board,
+                    number=game.number,
+                    result=outcome.result,
+                    termination=outcome.termination,
+                )
+            except championship.ChampionshipError as exc:
+                raise GameError(str(exc)) from None
+    return both
+
+
+def game_dispute(*, game: Game, side: str) -> None:
+    """``side`` does not agree with the game's result: the arbiter is to decide."""
+    if side not in (WHITE, BLACK):
+        raise GameError(_("Choose White or Black."))
+    with transaction.atomic():
+        game, _eg, key = _ended(game)
+        _touch(game, disputed=key, disputed_by=side)
+
+
+def game_dispute_settle(*, game: Game, user: Actor) -> None:
+    """The arbiter has settled a disagreement (after correcting the sheet or the result, or
+    leaving it as it is): the players confirm again at the tablet if it still works."""
+    with transaction.atomic():
+        game = _lock(game)
+        if not game.disputed:
+            raise GameError(_("Nobody disputes this game's result."))
+        _touch(game, disputed="", disputed_by="", white_confirmed="", black_confirmed="")

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import hall_views, tablet_views, views
 
 app_name = "games"
 
@@ -19,6 +19,16 @@ urlpatterns = [
     path("games/<id:pk>/clock/", views.clock_page, name="clock"),
     path("games/<id:pk>/clock/state.json", views.clock_state, name="clock_state"),
     path("games/<id:pk>/clock/action/", views.clock_action, name="clock_action"),
+    # The tablet at a board: a signed link, no account (tablet_views).
+    path("tablet/<id:pk>/<str:token>/", tablet_views.page, name="tablet"),
+    path("tablet/<id:pk>/<str:token>/state.json", tablet_views.state, name="tablet_state"),
+    path("tablet/<id:pk>/<str:token>/action/", tablet_views.action, name="tablet_action"),
+    # A round in the hall (organisers): the arbiter's view, the tablets' links, paper sheets.
+    path("t/<slug:slug>/round/<id:number>/hall/", hall_views.hall, name="hall"),
+    path("t/<slug:slug>/round/<id:number>/hall.json", hall_views.hall_json, name="hall_json"),
+    path("t/<slug:slug>/round/<id:number>/tablets/", hall_views.tablets, name="tablets"),
+    path("t/<slug:slug>/round/<id:number>/sheets/", hall_views.paper_sheets, name="paper_sheets"),
+    path("games/<id:pk>/live.json", views.live, name="live"),
     # A tournament's recorded games (the tournament's pages link here by these names).
     path("t/<slug:slug>/games.nrd", views.tournament_records, name="tournament_records"),
     path("t/<slug:slug>/games/<id:number>.nrd", views.tournament_records, name="round_records"),

@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.db.models import Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -18,12 +19,12 @@ from django.views.decorators.http import require_POST
 
 from championship.models import Board, Round, Tournament
 from championship.services import describe
-from common.cache import anonymous, page_for
+from common.cache import anonymous, computed, page_for
 from common.permissions import organiser_required
 from common.responses import text_download, version_json
 
 from . import analysis, board_svg, records, selectors, services
-from .clock import Clock, clock_text
+from .clock import Clock, StoredClock, clock_at, clock_text
 from .engine import BLACK, WHITE, card_text, playable_cards
 from .engine.clicks import click_plays as engine_click_plays
 from .engine.core import CARDS, hand_text
@@ -284,6 +285,59 @@ def analysis_ply(request: HttpRequest, pk: int, ply: int) -> HttpResponse:
     return page_for(request, key, render_page)
 
 
+def _live_summary(pk: int) -> dict[str, Any]:
+    game = _public_game(pk)
+    eg = selectors.replay(game)
+    return {"ply": eg.ply, "to_move": eg.state.to_move, "over": eg.outcome is not None}
+
+
+@never_cache
+def live(request: HttpRequest, pk: int) -> HttpResponse:
+    """What a spectator's game page polls (static/js/game_live.js): the game's version and
+    its clocks now. One small query a request: the replay it needs (ply, side to move) is
+    computed once per version of the game and of its tournament, and a poller that has this
+    version already gets ``304`` without a body (ETag)."""
+    row = (
+        Game.objects.filter(pk=pk)
+        .values(
+            "version",
+            "board_id",
+            "board__round__status",
+            "board__round__tournament__version",
+            "clock_white_ms",
+            "clock_black_ms",
+            "clock_running_since",
+        )
+        .first()
+    )
+    if row is None or (row["board_id"] and row["board__round__status"] != Round.Status.PUBLISHED):
+        raise Http404
+    versions = f"{row['version']}.{row['board__round__tournament__version'] or 0}"
+    tag = f'"live-{pk}-{versions}"'
+    if request.headers.get("If-None-Match") == tag:
+        response = HttpResponse(status=304)
+    else:
+        summary = computed(f"live:g{pk}:v{versions}", lambda: _live_summary(pk))
+        stored = StoredClock(
+            row["clock_white_ms"], row["clock_black_ms"], row["clock_running_since"]
+        )
+        clock = clock_at(
+            stored, to_move=summary["to_move"], over=summary["over"], now=timezone.now()
+        )
+        response = JsonResponse(
+            {
+                "version": row["version"],
+                "versions": versions,
+                **summary,
+                "white_ms": clock.white_ms if clock else None,
+                "black_ms": clock.black_ms if clock else None,
+                "running": clock.running if clock else None,
+            }
+        )
+    response["ETag"] = tag
+    return response
+
+
 def record(request: HttpRequest, pk: int) -> HttpResponse:
     game = _public_game(pk)
     text = records.game_record(game, _turns(game))
@@ -505,11 +559,15 @@ def clock_page(request: HttpRequest, pk: int) -> HttpResponse:
     game.refresh_from_db()
     turns = _turns(game)
     context = game_context(game, turns)
-    context["plays"] = click_plays(context["eg"])
+    context.update(
+        plays=click_plays(context["eg"]),
+        state_url=reverse("games:clock_state", kwargs={"pk": game.pk}),
+        action_url=reverse("games:clock_action", kwargs={"pk": game.pk}),
+    )
     return render(request, "games/clock.html", context)
 
 
-def _clock_state(game: Game) -> dict[str, Any]:
+def clock_state_data(game: Game) -> dict[str, Any]:
     eg = selectors.replay(game)
     c = selectors.clock(game, eg)
     return {
@@ -531,7 +589,7 @@ def clock_state(request: HttpRequest, pk: int) -> JsonResponse:
     game = get_object_or_404(Game, pk=pk)
     services.clock_settle(game=game, user=request.user)
     game.refresh_from_db()
-    return JsonResponse(_clock_state(game))
+    return JsonResponse(clock_state_data(game))
 
 
 @require_POST
@@ -558,6 +616,6 @@ def clock_action(request: HttpRequest, pk: int) -> JsonResponse:
             raise services.GameError(_("Unknown action."))
     except services.GameError as exc:
         game.refresh_from_db()
-        return JsonResponse({"error": str(exc), **_clock_state(game)}, status=400)
+        return JsonResponse({"error": str(exc), **clock_state_data(game)}, status=400)
     game.refresh_from_db()
-    return JsonResponse(_clock_state(game))
+    return JsonResponse(clock_state_data(game))

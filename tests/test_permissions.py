@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from championship.apps import ORGANISERS_GROUP
 from championship.models import Tournament
-from games import analysis
+from games import analysis, tablet
 from games.demo import create_running_swiss
 from games.models import Game, GameAnalysis
 from registrations import tokens
@@ -55,6 +55,7 @@ def test_every_url_by_role():
     analysed = analysis.request(game.pk)  # a finished game, analysed: public like its page
     assert analysed is not None
     other = Game.objects.filter(board__round__tournament=swiss).order_by("pk")[1]
+    tablet_path = tablet.path_for(game.pk)
     manage = tokens.make_token(tokens.MANAGE, reg.pk, reg.email)
     confirm = tokens.make_token(tokens.CONFIRM, reg.pk, reg.email)
     cancel = tokens.make_token(tokens.SIGNUP, signup.pk, signup.email)
@@ -214,6 +215,15 @@ def test_every_url_by_role():
         "games:analysis_status": (f"/games/{game.pk}/analysis.json", OK, OK, OK, OK),
         "games:analysis_start": (f"/games/{game.pk}/analysis/start/", 405, 405, 405, 405),
         "games:analysis_ply": (f"/games/{game.pk}/analysis/1/", OK, OK, OK, OK),
+        "games:live": (f"/games/{game.pk}/live.json", OK, OK, OK, OK),
+        # The board's tablet: whoever holds the signed link, no account (games/tablet.py).
+        "games:tablet": (tablet_path, OK, OK, OK, OK),
+        "games:tablet_state": (f"{tablet_path}state.json", OK, OK, OK, OK),
+        "games:tablet_action": (f"{tablet_path}action/", 405, 405, 405, 405),
+        "games:hall": ("/t/sw/round/1/hall/", LOGIN, DENIED, OK, OK),
+        "games:hall_json": ("/t/sw/round/1/hall.json", LOGIN, DENIED, OK, OK),
+        "games:tablets": ("/t/sw/round/1/tablets/", LOGIN, DENIED, OK, OK),
+        "games:paper_sheets": ("/t/sw/round/1/sheets/", LOGIN, DENIED, OK, OK),
     }
     routed = set(names(get_resolver().url_patterns))
     assert routed <= set(pages), f"URLs without a permission entry: {sorted(routed - set(pages))}"
@@ -274,6 +284,13 @@ def test_every_url_by_role():
         assert clients[1].post(url, data).status_code == DENIED
     assert game.turns.count() == turns and Game.objects.filter(board=None).count() == 0
     assert not GameAnalysis.objects.filter(game=other).exists()
+    # A tablet's link with another game's id, or a forged one, changes nothing.
+    versions = list(Game.objects.order_by("pk").values_list("version", flat=True))
+    forged = tablet_path.replace(f"/{game.pk}/", f"/{other.pk}/", 1)
+    for url in (forged, f"/tablet/{game.pk}/{game.pk}:forged/"):
+        assert clients[0].post(url, {"action": "resign", "side": "white"}).status_code == DENIED
+        assert clients[0].post(f"{url}action/", {"action": "start"}).status_code == DENIED
+    assert list(Game.objects.order_by("pk").values_list("version", flat=True)) == versions
     # A tampered link is refused with a clear page.
     assert clients[0].get(reverse("registrations:manage", args=[manage + "x"])).status_code == 400
 

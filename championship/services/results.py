@@ -424,3 +424,27 @@ def game_results_confirm(*, board: Board, user: Actor) -> list[GameResult]:
             )
         tournament_changed(board.round.tournament_id)
     return games
+
+
+def game_result_players_confirm(
+    *, board: Board, number: int, result: str, termination: str
+) -> GameResult:
+    """Both players of game ``number`` of ``board`` confirmed its result at the board (the
+    tablet of a signed link, no account): the result stands confirmed, as a second
+    organiser's confirmation would make it (the history says the players did). Refused if the
+    result is no longer the one they confirmed."""
+    with transaction.atomic():
+        game = _locked_games([board], {(board.pk, number)})[(board.pk, number)]
+        if not game.result or (game.result, game.termination) != (result, termination):
+            raise ChampionshipError(
+                _("The result changed meanwhile: it is now %(result)s.")
+                % {"result": describe(game.result, game.termination)}
+            )
+        if not game.confirmed:
+            GameResult.objects.filter(pk=game.pk).update(confirmed=True, version=F("version") + 1)
+            game.refresh_from_db()
+            tournament_changed(board.round.tournament_id)
+        ResultChange.objects.create(
+            game_result=game, user=None, action="players", source=Source.SHEET, new=game.text
+        )
+    return game

@@ -24,8 +24,9 @@
     var ms = b.getAttribute("data-ms");
     base[b.getAttribute("data-side")] = ms === "" ? null : parseInt(ms, 10);
   });
+  // One time per clock: the big button and the side card show the same value, from here.
   function fmt(ms) {
-    var s = Math.max(0, Math.ceil(ms / 1000));
+    var s = Math.max(0, Math.floor(ms / 1000));
     var h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, r = s % 60;
     return h + ":" + (m < 10 ? "0" : "") + m + ":" + (r < 10 ? "0" : "") + r;
   }
@@ -39,7 +40,9 @@
       var side = b.getAttribute("data-side");
       var ms = left(side);
       if (ms === null) return;
-      b.querySelector("[data-time]").textContent = fmt(ms);
+      root.querySelectorAll("[data-clock-of='" + side + "']").forEach(function (el) {
+        el.textContent = fmt(ms);
+      });
       b.classList.toggle("low", ms < 60000);
       if (ms <= 0 && side === running && !over) ask();
     });
@@ -50,7 +53,7 @@
   }
   function apply(state) {
     offline.classList.add("d-none");
-    if (String(state.version) !== version || state.result !== "*") {
+    if (String(state.version) !== version || (state.result !== "*" && !over)) {
       window.location.reload();
       return;
     }
@@ -95,6 +98,12 @@
   });
   root.querySelectorAll("[data-clock-action]").forEach(function (b) {
     b.addEventListener("click", function () { send({ action: b.getAttribute("data-clock-action") }); });
+  });
+  // Ending the game (resignation, a draw agreed, a disagreement) asks first.
+  root.querySelectorAll("button[data-ask]").forEach(function (b) {
+    b.addEventListener("click", function (event) {
+      if (!window.confirm(b.getAttribute("data-ask"))) event.preventDefault();
+    });
   });
   setInterval(tick, 200);
   setInterval(ask, 5000);

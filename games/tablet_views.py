@@ -1,0 +1,147 @@
+"""The tablet at a board: the game's clock and entry page opened from a signed link (its QR
+code on the round's sheet), with no account. It enters turns, presses the clocks, records a
+resignation or a draw agreed, and at the end takes each player's confirmation of the result,
+or a disagreement for the arbiter; nothing else (no taking back, no editing the sheet: the
+arbiter does that on the organisers' sheet). Whether the link still works is checked at every
+request (``selectors.tablet_refusal``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+
+from . import selectors, services, tablet
+from .engine.game import Game as EngineGame
+from .models import Game
+from .views import _games, _turns, click_plays, clock_state_data, game_context
+
+
+class Refused(Exception):
+    """The link does not work (for this game, or any more): the message says why."""
+
+
+def _game(pk: int, token: str) -> tuple[Game, EngineGame]:
+    if tablet.game_of(token) != pk:
+        raise Refused(_("This link is not for this game."))
+    game = get_object_or_404(_games(), pk=pk)
+    eg = selectors.replay(game)
+    reason = selectors.tablet_refusal(game, eg)
+    if reason is not None:
+        raise Refused(reason)
+    return game, eg
+
+
+def _refused(request: HttpRequest, reason: str, *, json: bool = False) -> HttpResponse:
+    if json:
+        return JsonResponse({"error": reason, "refused": True}, status=403)
+    return render(request, "games/tablet_refused.html", {"reason": reason}, status=403)
+
+
+def _urls(pk: int, token: str) -> dict[str, str]:
+    from django.urls import reverse
+
+    kwargs: dict[str, Any] = {"pk": pk, "token": token}
+    return {
+        "page_url": reverse("games:tablet", kwargs=kwargs),
+        "state_url": reverse("games:tablet_state", kwargs=kwargs),
+        "action_url": reverse("games:tablet_action", kwargs=kwargs),
+    }
+
+
+@never_cache
+def page(request: HttpRequest, pk: int, token: str) -> HttpResponse:
+    """GET: the clock and entry page. POST (the page's forms): resign, a draw agreed, a
+    player's confirmation of the result or disagreement."""
+    try:
+        game, _eg = _game(pk, token)
+    except Refused as exc:
+        return _refused(request, str(exc))
+    if request.method == "POST":
+        try:
+            _result_action(request, game)
+        except services.GameError as exc:
+            messages.error(request, str(exc))
+            return _page(request, game, token, status=400)
+        return redirect("games:tablet", pk=pk, token=token)
+    services.clock_settle(game=game, user=None)
+    game.refresh_from_db()
+    return _page(request, game, token)
+
+
+def _page(request: HttpRequest, game: Game, token: str, *, status: int = 200) -> HttpResponse:
+    context = game_context(game, _turns(game))
+    eg = context["eg"]
+    confirmed = selectors.confirmed_by(game, selectors.result_key(eg))
+    for side in context["sides"]:
+        side["confirmed"] = confirmed[side["side"]]
+    context.update(_urls(game.pk, token), plays=click_plays(eg), tablet=True)
+    return render(request, "games/clock.html", context, status=status)
+
+
+def _result_action(request: HttpRequest, game: Game) -> None:
+    action = request.POST.get("action", "")
+    side = request.POST.get("side", "")
+    if action == "resign":
+        services.game_terminate(game=game, termination="resign", side=side or "-", user=None)
+        messages.success(request, _("The game is over: confirm the result below."))
+    elif action == "agreement":
+        services.game_terminate(game=game, termination="agreement", side="", user=None)
+        messages.success(request, _("The game is over: confirm the result below."))
+    elif action == "confirm":
+        if services.game_confirm(game=game, side=side):
+            messages.success(request, _("Both players confirmed the result. Thank you!"))
+    elif action == "dispute":
+        services.game_dispute(game=game, side=side)
+        messages.warning(request, _("The arbiter is called to decide the result."))
+    else:
+        raise services.GameError(_("Unknown action."))
+
+
+@never_cache
+def state(request: HttpRequest, pk: int, token: str) -> JsonResponse:
+    try:
+        game, _eg = _game(pk, token)
+    except Refused as exc:
+        return _refused(request, str(exc), json=True)  # type: ignore[return-value]
+    services.clock_settle(game=game, user=None)
+    game.refresh_from_db()
+    return JsonResponse(clock_state_data(game))
+
+
+@require_POST
+def action(request: HttpRequest, pk: int, token: str) -> JsonResponse:
+    """The clock's presses: start, pause, and a turn with the mover's clock."""
+    try:
+        game, _eg = _game(pk, token)
+    except Refused as exc:
+        return _refused(request, str(exc), json=True)  # type: ignore[return-value]
+    name = request.POST.get("action")
+    expected = request.POST.get("ply", "")
+    try:
+        if name == "start":
+            services.clock_start(game=game, user=None)
+        elif name == "pause":
+            services.clock_pause(game=game, user=None)
+        elif name == "turn":
+            services.turn_add(
+                game=game,
+                text=request.POST.get("text", ""),
+                user=None,
+                expected_ply=int(expected) if expected.isdigit() and len(expected) < 4 else None,
+                from_clock=True,
+                overrule=True,
+                tablet=True,
+            )
+        else:
+            raise services.GameError(_("Unknown action."))
+    except services.GameError as exc:
+        game.refresh_from_db()
+        return JsonResponse({"error": str(exc), **clock_state_data(game)}, status=400)
+    game.refresh_from_db()
+    return JsonResponse(clock_state_data(game))

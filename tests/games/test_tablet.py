@@ -1,0 +1,156 @@
+"""The tablet at a board: a signed link opens one game's clock and entry page with no account,
+for that game only, until the game is over and both players confirmed, or the round closed."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from championship.models import GameResult, ResultChange, Round, Tournament
+from championship.services import ResultEntry, game_result_set
+from games import tablet
+from games.models import Game
+
+from .hall_helpers import games_of, published_round, tablet_url
+
+pytestmark = pytest.mark.django_db
+
+OPENING = "4:5 24/20 13/8"
+
+
+def _action(client: Client, game: Game, **data: str) -> tuple[int, dict]:
+    response = client.post(f"{tablet_url(game)}action/", data)
+    return response.status_code, response.json()
+
+
+def test_the_link_opens_the_clock_without_an_account_and_plays() -> None:
+    rnd = published_round()
+    game = games_of(rnd)[0]
+    client = Client()  # nobody logged in
+    page = client.get(tablet_url(game))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Board 1" in html and "30 min + 15 min" in html
+    assert "Move sheet" not in html  # the organisers' sheet is not offered
+    assert _action(client, game, action="start")[0] == 200
+    status, state = _action(client, game, action="turn", text=OPENING, ply="0")
+    assert status == 200, state
+    assert state["ply"] == 1 and state["running"] == "black"
+    turn = game.turns.get()
+    assert turn.text == OPENING and turn.from_tablet and turn.entered_by is None
+    state = client.get(f"{tablet_url(game)}state.json").json()
+    assert state["to_move"] == "black"
+    # The result follows in the championship, as from any sheet.
+    assert GameResult.objects.get(board=game.board, number=1).sheet_plies == 1
+
+
+def test_the_token_of_one_game_does_not_open_another() -> None:
+    rnd = published_round()
+    first, second = games_of(rnd)
+    token = tablet.token_for(first.pk)
+    client = Client()
+    for suffix in ("", "state.json"):
+        assert client.get(f"/tablet/{second.pk}/{token}/{suffix}").status_code == 403
+    assert (
+        client.post(f"/tablet/{second.pk}/{token}/action/", {"action": "start"}).status_code == 403
+    )
+    response = client.post(f"/tablet/{second.pk}/{token}/", {"action": "resign", "side": "white"})
+    assert response.status_code == 403
+    assert Game.objects.get(pk=second.pk).termination == ""
+    assert Game.objects.get(pk=second.pk).clock_running_since is None
+    # Forged or foreign signatures: refused too.
+    assert client.get(f"/tablet/{first.pk}/{first.pk}:forged/").status_code == 403
+    assert client.get(f"/tablet/{first.pk}/{token[:-1]}x/").status_code == 403
+
+
+def test_only_turns_clocks_resignation_and_agreement_are_allowed() -> None:
+    rnd = published_round()
+    game = games_of(rnd)[0]
+    client = Client()
+    _action(client, game, action="start")
+    _action(client, game, action="turn", text=OPENING, ply="0")
+    before = game.turns.count()
+    for name in ("undo", "upload", "terminate", "adjourn", "resume", ""):
+        status, _data = _action(client, game, action=name, text=OPENING)
+        assert status == 400
+        assert client.post(tablet_url(game), {"action": name, "record": ""}).status_code == 400
+    # The time or forfeit terminations are the arbiter's; so are the organisers' pages.
+    response = client.post(tablet_url(game), {"action": "resign", "side": "nobody"})
+    assert response.status_code == 400
+    assert client.post(f"/games/{game.pk}/sheet/", {"action": "undo"}).status_code == 302
+    assert client.post(f"/games/{game.pk}/clock/action/", {"action": "pause"}).status_code == 302
+    game.refresh_from_db()
+    assert game.turns.count() == before and game.termination == ""
+
+
+def test_both_players_confirm_a_resignation_then_the_link_stops() -> None:
+    rnd = published_round()
+    Tournament.objects.filter(pk=rnd.tournament_id).update(two_person_confirmation=True)
+    game = games_of(rnd)[0]
+    client = Client()
+    _action(client, game, action="start")
+    _action(client, game, action="turn", text=OPENING, ply="0")
+    response = client.post(tablet_url(game), {"action": "resign", "side": "black"})
+    assert response.status_code == 302
+    row = GameResult.objects.get(board=game.board, number=1)
+    assert (row.result, row.termination, row.confirmed) == ("1-0", "resign", False)
+    page = client.get(tablet_url(game)).content.decode()
+    assert "White confirms" in page and "Black confirms" in page
+    client.post(tablet_url(game), {"action": "confirm", "side": "white"})
+    assert client.get(tablet_url(game)).status_code == 200  # Black has not confirmed yet
+    assert not GameResult.objects.get(pk=row.pk).confirmed
+    client.post(tablet_url(game), {"action": "confirm", "side": "black"})
+    row.refresh_from_db()
+    assert row.confirmed
+    assert ResultChange.objects.filter(game_result=row, action="players", user=None).exists()
+    refused = client.get(tablet_url(game))
+    assert refused.status_code == 403
+    assert "finished" in refused.content.decode()
+    assert client.post(f"{tablet_url(game)}action/", {"action": "start"}).status_code == 403
+
+
+def test_a_draw_agreed_and_a_disagreement_goes_to_the_arbiter() -> None:
+    rnd = published_round()
+    game = games_of(rnd)[0]
+    client = Client()
+    client.post(tablet_url(game), {"action": "agreement"})
+    game.refresh_from_db()
+    assert game.termination == "agreement"
+    client.post(tablet_url(game), {"action": "confirm", "side": "white"})
+    client.post(tablet_url(game), {"action": "dispute", "side": "black"})
+    game.refresh_from_db()
+    assert game.disputed == "1/2-1/2 agreement" and game.disputed_by == "black"
+    assert client.get(tablet_url(game)).status_code == 403  # the arbiter decides now
+
+
+def test_a_result_entered_by_hand_or_a_closed_round_stops_the_links() -> None:
+    rnd = published_round()
+    first, second = games_of(rnd)
+    client = Client()
+    assert client.get(tablet_url(first)).status_code == 200
+    game_result_set(
+        entries=[ResultEntry(board=second.board, number=1, result="0-1", termination="forfeit")],
+        user=None,
+    )
+    refused = client.get(tablet_url(second))
+    assert refused.status_code == 403 and "finished" in refused.content.decode()
+    # The next round paired (here made directly: pairing needs every result in) closes this one.
+    Round.objects.create(tournament=rnd.tournament, number=2)
+    refused = client.get(tablet_url(first))
+    assert refused.status_code == 403 and "Round 1 is closed" in refused.content.decode()
+    assert client.post(f"{tablet_url(first)}action/", {"action": "start"}).status_code == 403
+    assert Game.objects.get(pk=first.pk).clock_running_since is None
+
+
+def test_a_finished_tournament_closes_its_rounds() -> None:
+    rnd = published_round()
+    game = games_of(rnd)[0]
+    Tournament.objects.filter(pk=rnd.tournament_id).update(status=Tournament.Status.FINISHED)
+    response = Client().get(tablet_url(game))
+    assert response.status_code == 403
+    assert "closed" in response.content.decode()
+
+
+def test_a_draft_round_or_a_friendly_game_has_no_tablet() -> None:
+    friendly = Game.objects.create(white_name="A", black_name="B")
+    assert Client().get(tablet_url(friendly)).status_code == 403
