@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, Q
+from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
@@ -12,9 +12,32 @@ from registrations.models import MasterClassSession, Registration
 from .models import Round, Tournament
 
 
+def _with_counts(queryset: QuerySet[Tournament]) -> QuerySet[Tournament]:
+    """Tournaments with their numbers of players entered and waiting (for "full" notices)."""
+    return queryset.annotate(
+        entered_count=Count(
+            "registrations", filter=Q(registrations__status=Registration.Status.ENTERED)
+        ),
+        waitlisted_count=Count(
+            "registrations", filter=Q(registrations__status=Registration.Status.WAITLISTED)
+        ),
+    )
+
+
+def _full(t: Tournament) -> bool:
+    """Would someone registering now join the waiting list? (As the form says.)"""
+    waiting: int = getattr(t, "waitlisted_count", 0)
+    entered: int = getattr(t, "entered_count", 0)
+    return waiting > 0 or (t.entry_cap is not None and entered >= t.entry_cap)
+
+
 def home(request: HttpRequest) -> HttpResponse:
     today = timezone.localdate()
-    tournaments = Tournament.objects.filter(ends_on__gte=today).order_by("starts_on")
+    tournaments = list(
+        _with_counts(Tournament.objects.filter(ends_on__gte=today)).order_by("starts_on")
+    )
+    for t in tournaments:
+        t.is_full = _full(t)  # type: ignore[attr-defined]
     sessions = MasterClassSession.objects.upcoming().with_counts()[:6]
     return render(
         request, "championship/home.html", {"tournaments": tournaments, "sessions": sessions}
@@ -22,17 +45,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(
-        Tournament.objects.annotate(
-            entered_count=Count(
-                "registrations", filter=Q(registrations__status=Registration.Status.ENTERED)
-            ),
-            waitlisted_count=Count(
-                "registrations", filter=Q(registrations__status=Registration.Status.WAITLISTED)
-            ),
-        ),
-        slug=slug,
-    )
+    tournament = get_object_or_404(_with_counts(Tournament.objects.all()), slug=slug)
     # Public list: names and clubs only, never e-mail or phone.
     entrants = (
         tournament.registrations.filter(
@@ -53,6 +66,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "entrants": entrants,
             "players": tournament.entrants.count(),
+            "full": _full(tournament),
             "last_round": rounds[-1] if rounds else None,
         },
     )
