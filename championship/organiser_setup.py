@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from common.converters import posted_id
 from common.permissions import organiser_required
 
 from . import forms, services
@@ -469,12 +470,9 @@ def byes(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         action = request.POST.get("action")
         if action == "cancel":
-            pk = request.POST.get("bye", "")
-            bye = (
-                RequestedBye.objects.filter(entrant__tournament=t, pk=int(pk)).first()
-                if pk.isdigit() and len(pk) < 10
-                else None
-            )
+            bye = RequestedBye.objects.filter(
+                entrant__tournament=t, pk=posted_id(request.POST.get("bye"))
+            ).first()
             if bye is None:
                 messages.error(request, _("Choose a requested bye of this tournament."))
             else:
@@ -540,12 +538,9 @@ def forbidden_pairs(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         action = request.POST.get("action")
         if action == "remove":
-            pk = request.POST.get("pair", "")
-            pair = (
-                ForbiddenPair.objects.filter(tournament=t, pk=int(pk)).first()
-                if pk.isdigit() and len(pk) < 10
-                else None
-            )
+            pair = ForbiddenPair.objects.filter(
+                tournament=t, pk=posted_id(request.POST.get("pair"))
+            ).first()
             if pair is None:
                 messages.error(request, _("Choose a forbidden pair of this tournament."))
             else:

@@ -17,3 +17,11 @@ class IdConverter:
 
 
 register_converter(IdConverter, "id")
+
+
+def posted_id(value: str | None) -> int | None:
+    """The row id a form posted (a hidden field, a button's value), or None when it is not one
+    a row can have: so a tampered value is "not found", never an error in the database."""
+    if value is None or not value.isascii() or not value.isdigit() or len(value) > 18:
+        return None
+    return int(value)

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from championship.models import Board, Round
+from common.converters import posted_id
 
 from . import hall as boards
 from . import services, tablet
@@ -37,7 +38,7 @@ def hall(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Every board of the round, live; POST: the arbiter has settled a disagreement."""
     rnd = _round(slug, number)
     if request.method == "POST":
-        game = Game.objects.filter(pk=_int(request.POST.get("game")), board__round=rnd).first()
+        game = Game.objects.filter(pk=posted_id(request.POST.get("game")), board__round=rnd).first()
         if game is None:
             messages.error(request, _("Choose a game of this round."))
             return redirect("games:hall", slug=slug, number=number)
@@ -60,10 +61,6 @@ def hall(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "two_games": rnd.tournament.games_per_pairing == 2,
         },
     )
-
-
-def _int(value: str | None) -> int:
-    return int(value) if value and value.isdigit() and len(value) < 10 else 0
 
 
 @organiser
