@@ -127,6 +127,24 @@ def settled(read: Any, attempts: int = 50) -> Any:
     return None
 
 
+def wait_for(check: Any, seconds: float = 15) -> None:
+    """Wait until ``check()`` (a read of the database) holds. On SQLite the live server's
+    thread shares the in-memory database, whose table locks answer "database table is locked"
+    at once instead of waiting: such a read is simply tried again."""
+    from django.db import OperationalError
+
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            if check():
+                return
+        except OperationalError as exc:
+            if "locked" not in str(exc):
+                raise
+        time.sleep(0.1)
+    raise AssertionError("condition not met in time")
+
+
 def click_to(page: Any, selector: str) -> None:
     """Click something that loads a new page and wait until that page has loaded (Playwright's
     click does not wait for the navigation it starts; the old page would be read)."""

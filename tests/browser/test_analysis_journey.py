@@ -4,26 +4,16 @@ the progress of an analysis by polling and shows it when done (no CSP violation)
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
 
 from games import analysis, services
 from games.models import Game, GameAnalysis
-from tests.browser.conftest import click_to, close, csp_violations, organiser_page
+from tests.browser.conftest import click_to, close, csp_violations, organiser_page, wait_for
 from tests.games.test_analysis_product import finished_record
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def wait_for(check: Any, seconds: float = 15) -> None:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if check():
-            return
-        time.sleep(0.1)
-    raise AssertionError("condition not met in time")
 
 
 def friendly() -> Game:

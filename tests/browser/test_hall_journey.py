@@ -14,7 +14,14 @@ from championship.models import Entrant, GameResult, Round, Tournament
 from championship.services import round_pair_next
 from games import services, tablet
 from games.models import Game
-from tests.browser.conftest import click_to, close, csp_violations, organiser_page, watched_page
+from tests.browser.conftest import (
+    click_to,
+    close,
+    csp_violations,
+    organiser_page,
+    wait_for,
+    watched_page,
+)
 from tests.games.hall_helpers import games_of, published_round
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -31,15 +38,6 @@ def click_opening(page: Any) -> None:
     page.click(".card-btn[data-card='4:5']")
     for number in (24, 20, 13, 8):
         point(page, number).click()
-
-
-def wait_for(check: Any, seconds: float = 10) -> None:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if check():
-            return
-        time.sleep(0.1)
-    raise AssertionError("condition not met in time")
 
 
 def overflow(page: Any) -> int:
