@@ -140,3 +140,12 @@ def test_person_export_and_anonymise(client, tournament, organiser):
         ]
         == []
     )
+
+
+def test_only_entered_players_show_a_check_in_button(client, tournament, organiser):
+    add(tournament, "Анна", "anna@example.org")
+    waiting = add(tournament, "Boris", "boris@example.org", status="waitlisted")
+    list_url = reverse("registrations:list", args=[tournament.slug])
+    page = client.get(list_url).content.decode()
+    assert page.count(">Check in</button>") == 1
+    assert reverse("registrations:check_in", args=[waiting.pk]) not in page
