@@ -158,6 +158,10 @@ CELERY_TASK_EAGER_PROPAGATES = True
 # Tasks report through the database (outbox rows, cache status), not through results, so a
 # Redis outage cannot stall a request waiting for the result store.
 CELERY_TASK_IGNORE_RESULT = True
+# The engine's analyses (seconds of CPU each) have a queue of their own, served by their own
+# worker (deploy/systemd/nardy-analysis.service, niced): they never hold up the e-mails, the
+# pairings and the recomputed public tables of the default queue.
+CELERY_TASK_ROUTES = {"games.tasks.analyse_game_task": {"queue": "analysis"}}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -92,12 +92,23 @@ class Organiser(HttpUser):
         url = f"/t/{SLUG}/manage/round/{ROUNDS}/"
         page = self.client.get(url, name="/t/[slug]/manage/round/[n]/")
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
-        boards = re.findall(r'name="version-(\d+)" value="(\d+)"', page.text)
-        if not token or not boards:
+        versions = dict(re.findall(r'name="version-(\d+)" value="(\d+)"', page.text))
+        # The games still without a result (what an organiser enters in the hall): their
+        # result box has no option selected. Every game has a move sheet, so the result is one
+        # the sheet allows: a resignation or a draw agreed.
+        open_games = [
+            game
+            for game, options in re.findall(
+                r'name="result-(\d+)"[^>]*>(.*?)</select>', page.text, re.S
+            )
+            if not re.search(r'value="[^"]+"[^>]*selected', options)
+        ]
+        if not token or not open_games:
             return
-        board, version = random.choice(boards)
+        board = random.choice(open_games)
+        version = versions[board]
         result, termination = random.choice(
-            [("1-0", "home"), ("0-1", "blocked"), ("1/2-1/2", "cards")]
+            [("1-0", "resign"), ("0-1", "resign"), ("1/2-1/2", "agreement")]
         )
         self.client.post(
             url,

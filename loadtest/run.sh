@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Load test against the production configuration (see docs/performance.md):
 # gunicorn (DJANGO_DEBUG=0, 4 workers), PostgreSQL, Redis, a Celery worker; the demo tournament
-# with 500 entrants and 9 rounds. Three runs: the mixed load (100 spectators + organisers
+# with 500 entrants and 9 rounds. The analysis queue has no worker here (production runs it niced
+# on its own, docs/deploy.md): the results entered queue analyses that wait. Three runs: the mixed load (100 spectators + organisers
 # entering results, 60 s), then the saturation throughput of a trivial view and of the
 # standings page (20 s each). Results in loadtest/results/. Traffic only to 127.0.0.1.
 set -euo pipefail

@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import Group, User
@@ -67,11 +68,34 @@ def test_with_redis_down_pairing_says_it_cannot_start_and_nothing_changes() -> N
     assert t.round_set.count() == 0
 
 
-def test_a_worker_killed_while_pairing_is_shown_failed_and_never_pairs_later() -> None:
-    t = _field("killed", 600)  # its first round takes the engine a while
+#: Loaded by the worker's Python at start (``sitecustomize``): the pairing engine takes eight
+#: seconds more, so that the worker is surely killed in the middle of it (a first round is
+#: otherwise paired in a few milliseconds).
+SLOW_PAIRING = """
+import time
+import championship.pairing as pairing
+
+_pair_swiss = pairing.pair_swiss
+
+
+def pair_swiss(*args, **kwargs):
+    time.sleep(8)
+    return _pair_swiss(*args, **kwargs)
+
+
+pairing.pair_swiss = pair_swiss
+"""
+
+
+def test_a_worker_killed_while_pairing_is_shown_failed_and_never_pairs_later(
+    tmp_path: Path,
+) -> None:
+    t = _field("killed", 600)
     subprocess.run(["redis-cli", "-n", "12", "flushdb"], check=True, capture_output=True)
+    (tmp_path / "sitecustomize.py").write_text(SLOW_PAIRING)
     env = {
         **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")])),
         "REDIS_URL": "redis://127.0.0.1:6379/12",
         "CELERY_VISIBILITY_TIMEOUT": "4",
         "PAIRING_HEARTBEAT_STALE": "15",
