@@ -8,6 +8,13 @@ from django.utils.translation import gettext_lazy as _
 
 from .pairing import TIEBREAKS
 
+
+def num(value: object) -> str:
+    """Points as the tables write them: 1.5 → "1.5", 2.0 → "2", 10.75 → "10.75" (like
+    floatformat:"-2")."""
+    return f"{float(value):.2f}".rstrip("0").rstrip(".")  # type: ignore[arg-type]
+
+
 #: Tie-break key → (full name, what it counts), shown in the legend under the standings.
 TIEBREAK_NAMES: dict[str, tuple[Promise, Promise]] = {
     "bh": (_("Buchholz"), _("the sum of the opponents' points")),

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 
 from common.permissions import organiser_required
 
-from . import forms, jobs, pairing_text, selectors, services
+from . import forms, html_tables, jobs, pairing_text, selectors, services
 from .models import RESULTS, TERMINATIONS, RequestedBye, ResultChange, Round, Tournament
 from .tasks import pair_round_task
 
@@ -329,11 +329,17 @@ def _round_page(
     results = _option_sets(RESULTS)
     terminations = _option_sets(TERMINATIONS)
     games = selectors.board_results(boards)
-    names = dict(t.entrants.exclude(starting_number=None).values_list("starting_number", "name"))
+    draft = rnd.status == Round.Status.DRAFT
+    names = (
+        dict(t.entrants.exclude(starting_number=None).values_list("starting_number", "name"))
+        if draft
+        else {}
+    )
     typed = typed or {}
     conflicts = conflicts or {}
     for b in boards:
-        b.why = pairing_text.explanation(b.explanation, names, rnd.number)  # type: ignore[attr-defined]
+        if draft:  # the pairing's reasons are shown while the draft can still be changed
+            b.why = pairing_text.explanation(b.explanation, names, rnd.number)  # type: ignore[attr-defined]
         b.game_rows = games.get(b.pk, [])  # type: ignore[attr-defined]
         for g in b.game_rows:  # type: ignore[attr-defined]
             result, termination = typed.get(g.pk, (g.result, g.termination))
@@ -359,6 +365,7 @@ def _round_page(
             "tournament": t,
             "round": rnd,
             "boards": boards,
+            "results_rows": (html_tables.results_form_rows(t, boards) if not draft else ""),
             "warnings": warnings,
             "history": history,
             "confirm_delete": confirm_delete,

@@ -18,9 +18,8 @@ from common.exports import EXPORT_FORMATS
 from common.responses import version_json
 
 from . import exports, html_tables, manager, selectors, tables
-from .html_tables import num
 from .labels import BYE_NAMES, PROVISIONAL, RESULT_LEGEND, RESULT_SYMBOLS, tiebreak_name
-from .models import Board, Entrant, Round, Tournament
+from .models import Entrant, Tournament
 from .pairing import TIEBREAKS
 
 TB = {t.key: t for t in TIEBREAKS}
@@ -40,8 +39,9 @@ def _page_query(request: HttpRequest) -> str:
 def public_page(view: Any) -> Any:
     """A public page of a tournament: for anonymous visitors the whole page is kept under the
     tournament's version, language and address (a write makes a new version, so a new result
-    shows at once). Organisers, downloads and visitors with a pending message get it rendered
-    for them."""
+    shows on the next request; while a worker computes the new version's tables, within
+    ``tables.STALE_SECONDS``). Organisers, downloads and visitors with a pending message get it
+    rendered for them, on the current version."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
@@ -50,8 +50,28 @@ def public_page(view: Any) -> Any:
         t = selectors.tournament_key(slug)  # one query: what the key needs
         if t is None:
             raise Http404
-        key = f"t{t.pk}:v{t.version}:{get_language()}:{request.path}:{_page_query(request)}"
-        return page_for(request, key, lambda: view(request, slug, *args, **kwargs))
+        address = f"{get_language()}:{request.path}:{_page_query(request)}"
+
+        def key(version: int) -> str:
+            return f"t{t.pk}:v{version}:{address}"
+
+        def render() -> HttpResponse:
+            return view(request, slug, *args, **kwargs)  # type: ignore[no-any-return]
+
+        def earlier() -> HttpResponse | None:
+            # The worker is computing this version's tables: the page on the last ones it
+            # finished, rather than every request computing them (tables.STALE_SECONDS).
+            version = tables.spectators_version(t.pk, t.version)
+            if version is None:
+                return None
+
+            def render_as_of() -> HttpResponse:
+                with tables.as_of(t.pk, version):
+                    return render()
+
+            return page_for(request, key(version), render_as_of)
+
+        return page_for(request, key(t.version), render, instead=earlier)
 
     return wrapper
 
@@ -68,7 +88,9 @@ def _context(t: Tournament, page: str, **extra: Any) -> dict[str, Any]:
         ],
         "provisional_mark": PROVISIONAL,
         "poll_seconds": settings.LIVE_POLL_SECONDS,
-        "page_version": t.version,
+        # The version the page shows (an earlier one while the worker computes the tables:
+        # then its live reload fetches the new page).
+        "page_version": tables.version_of(t),
         **extra,
     }
 
@@ -146,10 +168,6 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     )
 
 
-def _score(result: str) -> str:
-    return {"1/2-1/2": "½–½", "1-0": "1–0", "0-1": "0–1"}.get(result, result)
-
-
 def _analysis_counts(played: list[Any], white_in_game_1: bool) -> list[dict[str, int]]:
     """The player's mistakes and blunders in each analysed game of a pairing (game 2 has the
     colours reversed). The games app tells the counts through the championship's write door
@@ -169,44 +187,11 @@ def pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     t = _tournament(slug)
     if number not in tables.published_rounds(t):
         raise Http404(_("This round is not published yet."))
-    boards = list(
-        Board.objects.filter(
-            round__tournament=t, round__number=number, round__status=Round.Status.PUBLISHED
-        )
-        .select_related("white", "black")
-        .order_by("number")
-    )
-    results = selectors.board_results(boards)
-    data = tables.data(t)
-    before = {p.number: num(p.points(data.points, number - 1)) for p in data.players}
-    bye_points = manager.points_system(t).table
-    confirmation = t.two_person_confirmation
-    any_provisional = False
-    for b in boards:
-        games = []
-        for g in results.get(b.pk, []):
-            provisional = confirmation and bool(g.result) and not g.confirmed
-            any_provisional = any_provisional or provisional
-            games.append(
-                {
-                    "number": g.number,
-                    "score": _score(g.result) if g.result else "",
-                    "termination": str(g.get_termination_display()) if g.termination else "",
-                    "provisional": provisional,
-                }
-            )
-        b.game_rows = games  # type: ignore[attr-defined]
-        b.white_before = before.get(b.white.starting_number or 0, "")  # type: ignore[attr-defined]
-        if b.black is not None:
-            b.black_before = before.get(b.black.starting_number or 0, "")  # type: ignore[attr-defined]
-        else:
-            code = b.bye or "U"
-            b.bye_name = BYE_NAMES.get(code, "")  # type: ignore[attr-defined]
-            b.bye_points = num(bye_points.get(code, 0))  # type: ignore[attr-defined]
+    body, any_provisional = html_tables.pairings_table(t, number)
     return render(
         request,
         "championship/t_pairings.html",
-        _context(t, "pairings", boards=boards, number=number, any_provisional=any_provisional),
+        _context(t, "pairings", body=body, number=number, any_provisional=any_provisional),
     )
 
 

@@ -206,3 +206,76 @@ def provisional_boards(t: Tournament) -> set[tuple[int, int]]:
         .values_list("board__round__number", "board__number")
     )
     return set(rows)
+
+
+@dataclass(frozen=True)
+class PairingSide:
+    pk: int
+    number: int | None
+    name: str
+    rating: int | None
+
+
+@dataclass(frozen=True)
+class PairingGame:
+    number: int
+    result: str
+    termination: str
+    confirmed: bool
+
+
+@dataclass(frozen=True)
+class PairingRow:
+    """One board of a published round, as the public pairings show it (plain values)."""
+
+    number: int
+    white: PairingSide
+    black: PairingSide | None
+    bye: str
+    games: tuple[PairingGame, ...]
+
+
+def pairing_rows(t: Tournament, number: int) -> list[PairingRow]:
+    """The boards of published round ``number`` with their games' results, in board order (two
+    queries of plain values, whatever the round's size)."""
+    boards = (
+        Board.objects.filter(
+            round__tournament=t, round__number=number, round__status=Round.Status.PUBLISHED
+        )
+        .order_by("number")
+        .values_list(
+            "pk",
+            "number",
+            "bye",
+            "white_id",
+            "white__starting_number",
+            "white__name",
+            "white__rating",
+            "black_id",
+            "black__starting_number",
+            "black__name",
+            "black__rating",
+        )
+    )
+    games: dict[int, list[PairingGame]] = {}
+    found = (
+        GameResult.objects.filter(
+            board__round__tournament=t,
+            board__round__number=number,
+            board__round__status=Round.Status.PUBLISHED,
+        )
+        .order_by("board_id", "number")
+        .values_list("board_id", "number", "result", "termination", "confirmed")
+    )
+    for board_id, game, result, termination, confirmed in found:
+        games.setdefault(board_id, []).append(PairingGame(game, result, termination, confirmed))
+    return [
+        PairingRow(
+            number=n,
+            white=PairingSide(w, w_no, w_name, w_rating),
+            black=None if b is None else PairingSide(b, b_no, b_name, b_rating),
+            bye=bye or "",
+            games=tuple(games.get(pk, ())),
+        )
+        for pk, n, bye, w, w_no, w_name, w_rating, b, b_no, b_name, b_rating in boards
+    ]

@@ -5,7 +5,10 @@
    others wait for it (a single guard against a crowd computing the same table at once);
 2. **whole public pages** for anonymous visitors: ``page_for(request, key, render)`` keeps a
    page gzipped with an ETag derived from its key, so a refresh of an unchanged page is answered
-   ``304`` from the version alone, and a hit is one cache read sent compressed.
+   ``304`` from the version alone, and a hit is one cache read sent compressed; one request
+   renders a missing page while the others wait for it, and the caller may answer a missing
+   page with another one (``instead``: the tournament pages give an earlier version's while a
+   worker computes the new tables, championship.tables).
 
 A version names one state of the data, so nothing is ever invalidated: a new version makes new
 keys and the old ones expire. The cache is Django's (django-redis in production, which answers
@@ -19,7 +22,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
@@ -48,18 +51,29 @@ def computed(key: str, compute: Callable[[], T], *, seconds: int = SECONDS) -> T
         return value
     guard = f"{key}:computing"
     if cache.add(guard, 1, GUARD_SECONDS) is False:  # someone else computes it (None: no cache)
-        deadline = time.monotonic() + WAIT_SECONDS
-        while time.monotonic() < deadline:
-            time.sleep(0.05)
-            value = cache.get(key)
-            if value is not None:
-                return value
+        value = _waited_for(key, guard)
+        if value is not None:
+            return value
     try:
         value = compute()
         cache.set(key, value, seconds)
     finally:
         cache.delete(guard)
     return value
+
+
+def _waited_for(key: str, guard: str) -> Any:
+    """The value another request is putting under ``key`` while it holds ``guard``: None if it
+    gave up (an error, a page not to keep) or took longer than ``WAIT_SECONDS``."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    while time.monotonic() < deadline:
+        time.sleep(0.02)
+        found = cache.get_many([key, guard])
+        if key in found:
+            return found[key]
+        if guard not in found:
+            return cache.get(key)  # (put there just before the guard went)
+    return None
 
 
 @dataclass(frozen=True)
@@ -96,10 +110,18 @@ def _send(request: HttpRequest, page: Page, etag: str) -> HttpResponse:
     return response
 
 
-def page_for(request: HttpRequest, key: str, render: Callable[[], HttpResponse]) -> HttpResponse:
+def page_for(
+    request: HttpRequest,
+    key: str,
+    render: Callable[[], HttpResponse],
+    *,
+    instead: Callable[[], HttpResponse | None] | None = None,
+) -> HttpResponse:
     """The page named by ``key`` (its version, language and address) for an anonymous
     visitor: ``304`` if the visitor has it, else from the cache, else rendered (and kept if it
-    is a 200)."""
+    is a 200). When it is not kept yet, ``instead`` may answer with another page (an earlier
+    version's, while a worker computes what this one needs). While one request renders a page,
+    the others asking for it wait for it (up to ``WAIT_SECONDS``) rather than render it too."""
     key = f"{FORMAT}:{key}"
     etag = etag_of(key)
     packed = bool(ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")))
@@ -108,13 +130,35 @@ def page_for(request: HttpRequest, key: str, render: Callable[[], HttpResponse])
         patch_vary_headers(not_modified, ("Cookie", "Accept-Language", "Accept-Encoding"))
         return not_modified
     page: Page | None = cache.get(key)
+    if page is None and instead is not None:
+        other = instead()
+        if other is not None:
+            return other
     if page is None:
+        made = _rendered_once(key, render)
+        if isinstance(made, HttpResponse):
+            return made
+        page = made
+    return _send(request, page, etag)
+
+
+def _rendered_once(key: str, render: Callable[[], HttpResponse]) -> Page | HttpResponse:
+    """The page under ``key`` rendered by this request and kept, or by another one rendering
+    it at the same time (waited for); a response other than 200 is returned as it is."""
+    guard = f"{key}:rendering"
+    if cache.add(guard, 1, GUARD_SECONDS) is False:  # another request renders it
+        page: Page | None = _waited_for(key, guard)
+        if page is not None:
+            return page
+    try:
         response = render()
         if response.status_code != 200:
             return response
         page = _pack(response.content, response["Content-Type"])
         cache.set(key, page, SECONDS)
-    return _send(request, page, etag)
+    finally:
+        cache.delete(guard)
+    return page
 
 
 def anonymous(request: HttpRequest) -> bool:

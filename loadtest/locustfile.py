@@ -47,18 +47,18 @@ class Spectator(HttpUser):
             return self.standings()
         self.client.get(f"/t/{SLUG}/crosstable/", name="/t/[slug]/crosstable/")
 
-    #: Game ids found on the crosstable (its results link to the game pages).
-    game_ids: list[int] = []
+    #: Game pages linked from the crosstable (a pairing's game, which redirects to its page).
+    game_links: list[str] = []
 
     @task(2)
     def game(self) -> None:
         if SCENARIO != "mixed":
             return self.standings()
-        if not Spectator.game_ids:
+        if not Spectator.game_links:
             html = self.client.get(f"/t/{SLUG}/crosstable/", name="/t/[slug]/crosstable/").text
-            Spectator.game_ids = sorted({int(x) for x in re.findall(r"/games/(\d+)/", html)})
-        if Spectator.game_ids:
-            self.client.get(f"/games/{random.choice(Spectator.game_ids)}/", name="/games/[id]/")
+            Spectator.game_links = sorted(set(re.findall(r"/games/pairing/\d+/\d+/", html)))
+        if Spectator.game_links:
+            self.client.get(random.choice(Spectator.game_links), name="/games/[id]/")
 
     @task(1)
     def overview(self) -> None:

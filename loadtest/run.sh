@@ -21,8 +21,13 @@ export GUNICORN_BIND="127.0.0.1:$PORT" GUNICORN_WORKERS=${GUNICORN_WORKERS:-4} G
 export LOAD_SLUG=load LOAD_ROUNDS=9
 
 .venv/bin/python -m pip install --quiet -e ".[load]"
+PSQL=(psql -h 127.0.0.1 -U postgres -d postgres -q)
 if [ "${LOAD_REUSE_DB:-0}" != 1 ]; then
-  psql -h 127.0.0.1 -U postgres -d postgres -q -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB"
+  "${PSQL[@]}" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB"
+else
+  # Every run starts from the database as seeded (round 9 still open), not as the previous
+  # run's organisers left it.
+  "${PSQL[@]}" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB TEMPLATE ${DB}_seed"
 fi
 .venv/bin/python manage.py migrate --noinput -v 0
 # Production settings: seed_demo needs --allow-production and gives the organiser a random
@@ -32,6 +37,7 @@ if [ "${LOAD_REUSE_DB:-0}" != 1 ]; then
     | sed -n 's|.*organiser login organiser / ||p' > loadtest/results/organiser-password
   echo "== pairing 9 rounds of 500 (takes a minute)"
   .venv/bin/python manage.py seed_demo --allow-production --players 500 --rounds 9 --slug load
+  "${PSQL[@]}" -c "DROP DATABASE IF EXISTS ${DB}_seed" -c "CREATE DATABASE ${DB}_seed TEMPLATE $DB"
 fi
 LOAD_PASSWORD=$(cat loadtest/results/organiser-password)
 export LOAD_PASSWORD

@@ -64,11 +64,14 @@ def tournament_changed(tournament_id: int | None) -> None:
 def _warm(tournament_id: int) -> None:
     """Have a worker recompute the public tables for the new version (the writer does not wait
     for it)."""
+    from .. import tables
     from ..tasks import warm_public_pages_task
 
+    tables.queued(tournament_id)
     try:
         warm_public_pages_task.delay(tournament_id)
     except Exception:  # the pages compute what they need themselves
+        tables.not_queued(tournament_id)
         log.warning("could not queue the public tables' recomputation", exc_info=True)
 
 

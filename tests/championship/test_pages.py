@@ -134,6 +134,52 @@ def test_a_result_shows_on_the_next_request_and_the_worker_has_the_tables_ready(
     assert f'data-version="{t.version}"' in client.get("/t/w/standings/").content.decode()
 
 
+def test_while_the_worker_computes_the_tables_spectators_get_the_last_ones_it_finished(
+    client: Client, organiser_client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A result every second at a 500-player event: spectators are not each to compute the
+    new tables (seconds of CPU) while the worker does. They get the page of the last version
+    the worker finished, for at most tables.STALE_SECONDS; organisers and downloads get the
+    current version."""
+    from championship import tables, tasks
+
+    t = create_running_swiss(slug="w", players=8, rounds=2)
+    before = _tbody(client.get("/t/w/standings/"))
+    before_csv = client.get("/t/w/standings/?format=csv").content.decode()
+    old_version = Tournament.objects.get(pk=t.pk).version
+    queued: list[int] = []
+    monkeypatch.setattr(tasks.warm_public_pages_task, "delay", queued.append)
+    post_result(organiser_client, "w", open_game(t, 2), "1-0", "resign")
+    assert queued == [t.pk]
+    t.refresh_from_db()
+    # The worker has not finished: the spectator's page is the previous version's, and says so
+    # (its live reload fetches the new one once it is there); nothing is computed for it.
+    with CaptureQueriesContext(connection) as ctx:
+        stale = client.get("/t/w/standings/")
+    assert _tbody(stale) == before
+    assert f'data-version="{old_version}"' in stale.content.decode()
+    assert len(ctx.captured_queries) <= 3, [q["sql"] for q in ctx.captured_queries]
+    for url in ("/t/w/", "/t/w/crosstable/", "/t/w/pairings/2/"):
+        assert client.get(url).status_code == 200
+    # The organiser who entered it, and the downloads, have it at once.
+    own = _tbody(organiser_client.get("/t/w/standings/"))
+    assert own != before
+    assert client.get("/t/w/standings/?format=csv").content.decode() != before_csv
+    # The worker finishes: the new page on the next request.
+    tasks.warm_public_pages_task(t.pk)
+    assert _tbody(client.get("/t/w/standings/")) == own
+    assert f'data-version="{t.version}"' in client.get("/t/w/standings/").content.decode()
+
+    # A worker that never gets to it (stopped): after STALE_SECONDS the requests compute the
+    # tables themselves.
+    post_result(organiser_client, "w", open_game(t, 2), "0-1", "resign")
+    newest = _tbody(organiser_client.get("/t/w/standings/"))
+    assert _tbody(client.get("/t/w/standings/")) == own  # within the time: the last finished
+    later = tables.time.time() + tables.STALE_SECONDS + 1
+    monkeypatch.setattr(tables.time, "time", lambda: later)
+    assert _tbody(client.get("/t/w/standings/")) == newest
+
+
 def test_a_broker_that_is_down_does_not_stop_a_result(
     client: Client, organiser_client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
