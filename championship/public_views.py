@@ -13,7 +13,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
-from common.cache import anonymous, page_for
+from common.cache import anonymous, page_for, reading
 from common.exports import EXPORT_FORMATS
 from common.responses import version_json
 
@@ -56,7 +56,8 @@ def public_page(view: Any) -> Any:
             return f"t{t.pk}:v{version}:{address}"
 
         def render() -> HttpResponse:
-            return view(request, slug, *args, **kwargs)  # type: ignore[no-any-return]
+            with reading():
+                return view(request, slug, *args, **kwargs)  # type: ignore[no-any-return]
 
         def earlier() -> HttpResponse | None:
             # The worker is computing this version's tables: the page on the last ones it

@@ -13,10 +13,11 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from fractions import Fraction
 
 from django.core.cache import cache
 
-from common.cache import computed
+from common.cache import computed, reading
 
 from . import selectors
 from .labels import num
@@ -26,6 +27,10 @@ from .pairing import Row, TournamentData
 #: The longest spectators' pages may show the tables of an earlier version while the worker
 #: computes the current one (a stopped worker: after this the requests compute them).
 STALE_SECONDS = 10
+
+#: The worker recomputes a tournament's tables at most once in this many seconds, however
+#: fast results come in (the results of the seconds between are in the next recomputation).
+WARM_INTERVAL = 2.0
 
 #: (tournament id, version) whose tables a spectator's page is being built on (``as_of``).
 _as_of: ContextVar[tuple[int, int] | None] = ContextVar("tables_as_of", default=None)
@@ -60,15 +65,30 @@ def _pending_key(tournament_id: int) -> str:
     return f"tables:{tournament_id}:pending-since"
 
 
-def queued(tournament_id: int) -> None:
-    """A worker has been asked to compute the new version's tables (after a commit): from now
-    until it has, spectators may be shown the last version it finished."""
-    cache.add(_pending_key(tournament_id), time.time(), 3600)
+def _task_key(tournament_id: int) -> str:
+    return f"tables:{tournament_id}:task-queued"
+
+
+def _last_key(tournament_id: int) -> str:
+    return f"tables:{tournament_id}:last-warm"
+
+
+def queued(tournament_id: int) -> float | None:
+    """After a commit: from now until the worker has computed the new version's tables,
+    spectators may be shown the last version it finished. Returns in how many seconds the
+    worker is to compute them (at most one recomputation per ``WARM_INTERVAL``), or None when
+    one is queued already that has not started (it will read this version too)."""
+    now = time.time()
+    cache.add(_pending_key(tournament_id), now, 3600)
+    if cache.add(_task_key(tournament_id), 1, WARM_INTERVAL + 30) is False:
+        return None
+    last = cache.get(_last_key(tournament_id)) or 0.0
+    return max(0.0, min(last + WARM_INTERVAL - now, WARM_INTERVAL))
 
 
 def not_queued(tournament_id: int) -> None:
     """The request to the worker could not be sent: the requests compute the tables."""
-    cache.delete(_pending_key(tournament_id))
+    cache.delete_many([_pending_key(tournament_id), _task_key(tournament_id)])
 
 
 def spectators_version(tournament_id: int, current: int) -> int | None:
@@ -109,12 +129,26 @@ def top(t: Tournament, n: int = 10) -> list[Row]:
 def points_before(t: Tournament, number: int) -> dict[int, str]:
     """Starting number → points before round ``number``, as the pairings show them (a small
     table: the pairings page need not read the whole tournament's data)."""
+    return _points_by_round(t).get(number, {})
 
-    def compute() -> dict[int, str]:
+
+def _points_by_round(t: Tournament) -> dict[int, dict[int, str]]:
+    """Round → starting number → points before that round, for every round played and the
+    next one, computed in one pass."""
+
+    def compute() -> dict[int, dict[int, str]]:
         d = data(t)
-        return {p.number: num(p.points(d.points, number - 1)) for p in d.players}
+        table = d.points.table
+        out: dict[int, dict[int, str]] = {n: {} for n in range(1, d.rounds_played + 2)}
+        for p in d.players:
+            total = Fraction(0)
+            for n in out:
+                out[n][p.number] = num(total)
+                if n <= len(p.rounds):
+                    total += table[p.rounds[n - 1].code]
+        return out
 
-    return computed(_key(t, f"before:{number}"), compute)
+    return computed(_key(t, "before"), compute)
 
 
 def published_rounds(t: Tournament) -> list[int]:
@@ -133,16 +167,20 @@ def marks(t: Tournament) -> selectors.Marks:
 def warm(tournament_id: int) -> None:
     """Compute the tables for the tournament's current version (in the worker, after a write),
     so that spectators' requests find them ready; then say which version is ready."""
+    started = time.time()
+    # Commits from now on queue the next recomputation (this one may not see them).
+    cache.delete(_task_key(tournament_id))
+    cache.set(_last_key(tournament_id), started, 3600)
     t = Tournament.objects.filter(pk=tournament_id).first()
     if t is None:
         return
-    started = time.time()
-    standings(t)
-    crosstable(t)
-    for number in published_rounds(t):
-        points_before(t, number)
-    sheet_links(t)
-    marks(t)
+    with reading():
+        standings(t)
+        crosstable(t)
+        published_rounds(t)
+        _points_by_round(t)
+        sheet_links(t)
+        marks(t)
     ready = cache.get(_ready_key(tournament_id))
     if ready is None or ready < t.version:
         cache.set(_ready_key(tournament_id), t.version, 3600)

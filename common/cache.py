@@ -20,7 +20,9 @@ import gzip
 import hashlib
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -43,9 +45,35 @@ FORMAT = "page3"
 ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 
 
+#: Values already read by this unit of work (``reading``): a page or a recomputation that
+#: asks for the same table twice reads it from the cache once. Not a cache: it lives as long as
+#: the ``with`` block.
+_read: ContextVar[dict[str, Any] | None] = ContextVar("computed_read", default=None)
+
+
+@contextmanager
+def reading() -> Iterator[None]:
+    """Within the block, each computed value is read from the cache (and unpickled) once."""
+    token = _read.set({})
+    try:
+        yield
+    finally:
+        _read.reset(token)
+
+
 def computed(key: str, compute: Callable[[], T], *, seconds: int = SECONDS) -> T:
     """The value under ``key`` (which names a version), computed once: while one request
     computes it, the others wait for it rather than compute it again."""
+    read = _read.get()
+    if read is not None and key in read:
+        return read[key]  # type: ignore[no-any-return]
+    value = _computed(key, compute, seconds)
+    if read is not None:
+        read[key] = value
+    return value
+
+
+def _computed(key: str, compute: Callable[[], T], seconds: int) -> T:
     value: T | None = cache.get(key)
     if value is not None:
         return value

@@ -67,9 +67,11 @@ def _warm(tournament_id: int) -> None:
     from .. import tables
     from ..tasks import warm_public_pages_task
 
-    tables.queued(tournament_id)
+    countdown = tables.queued(tournament_id)
+    if countdown is None:
+        return  # a recomputation is queued already and will read this version
     try:
-        warm_public_pages_task.delay(tournament_id)
+        warm_public_pages_task.apply_async((tournament_id,), countdown=countdown)
     except Exception:  # the pages compute what they need themselves
         tables.not_queued(tournament_id)
         log.warning("could not queue the public tables' recomputation", exc_info=True)

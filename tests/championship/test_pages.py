@@ -118,7 +118,9 @@ def test_a_result_shows_on_the_next_request_and_the_worker_has_the_tables_ready(
     before = _tbody(client.get("/t/w/standings/"))
     before_csv = client.get("/t/w/standings/?format=csv").content.decode()
     queued: list[int] = []
-    monkeypatch.setattr(tasks.warm_public_pages_task, "delay", queued.append)
+    monkeypatch.setattr(
+        tasks.warm_public_pages_task, "apply_async", lambda args, **options: queued.append(*args)
+    )
     post_result(organiser_client, "w", open_game(t, 2), "1-0", "resign")
     assert queued == [t.pk]  # the organiser's request only queues the recomputation
     t.refresh_from_db()
@@ -148,7 +150,9 @@ def test_while_the_worker_computes_the_tables_spectators_get_the_last_ones_it_fi
     before_csv = client.get("/t/w/standings/?format=csv").content.decode()
     old_version = Tournament.objects.get(pk=t.pk).version
     queued: list[int] = []
-    monkeypatch.setattr(tasks.warm_public_pages_task, "delay", queued.append)
+    monkeypatch.setattr(
+        tasks.warm_public_pages_task, "apply_async", lambda args, **options: queued.append(*args)
+    )
     post_result(organiser_client, "w", open_game(t, 2), "1-0", "resign")
     assert queued == [t.pk]
     t.refresh_from_db()
@@ -188,10 +192,10 @@ def test_a_broker_that_is_down_does_not_stop_a_result(
     t = create_running_swiss(slug="d", players=6, rounds=2)
     game = open_game(t, 2)
 
-    def down(tournament_id: int) -> None:
+    def down(args: Any, **options: Any) -> None:
         raise ConnectionError("broker down")
 
-    monkeypatch.setattr(tasks.warm_public_pages_task, "delay", down)
+    monkeypatch.setattr(tasks.warm_public_pages_task, "apply_async", down)
     assert post_result(organiser_client, "d", game, "0-1", "resign").status_code == 302
     game.refresh_from_db()
     assert game.result == "0-1"
