@@ -254,17 +254,6 @@ def shown(game: Game, eg: EngineGame) -> GameAnalysis | None:
     return GameAnalysis.objects.filter(game=game, version=game.version).first()
 
 
-def stamp(game: Game) -> str:
-    """What a cached game page depends on besides the game's version: its analysis' status
-    (its progress is polled, not kept in the page)."""
-    row = (
-        GameAnalysis.objects.filter(game=game, version=game.version)
-        .values_list("status", flat=True)
-        .first()
-    )
-    return row or "-"
-
-
 def plies_of(row: GameAnalysis) -> list[PlyAnalysis]:
     return [PlyAnalysis.from_json(d) for d in row.plies]
 

@@ -9,6 +9,8 @@ with ``data-w`` (White's number) and ``data-b`` (Black's number); the bar halves
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
@@ -62,6 +64,7 @@ def _points() -> str:
     return "".join(parts)
 
 
+@lru_cache(maxsize=2048)
 def _stack(cx: int, top: bool, n: int, colour: str, edge: int | None = None) -> str:
     if n <= 0:
         return ""
@@ -78,9 +81,11 @@ def _stack(cx: int, top: bool, n: int, colour: str, edge: int | None = None) -> 
     return "".join(out)
 
 
-def layer(state: State, numbering: str = WHITE) -> str:
-    """Checkers and point labels of a position; labels in ``numbering``'s numbers."""
-    out = [f'<g class="layer" data-ply="{state.ply}">']
+@lru_cache(maxsize=2)
+def _columns(numbering: str) -> tuple[tuple[int, int, bool, str], ...]:
+    """(point, centre x, top row, label element) of the 24 points, labels in ``numbering``'s
+    numbers: the same for every position, so built once."""
+    out = []
     for p in range(1, 25):
         cx = _column_x(p) + PW // 2
         top = _top(p)
@@ -88,9 +93,18 @@ def layer(state: State, numbering: str = WHITE) -> str:
         # Outside the felt (above and below it), centred on their y: readable, not clipped,
         # and upright when the board is flipped (static/js/replay.js mirrors around y).
         ly = -LABEL if top else H + LABEL
-        out.append(f'<text class="lbl" x="{cx}" y="{ly}">{label}</text>')
-        white = state.white[p]
-        black = state.black[25 - p]
+        out.append((p, cx, top, f'<text class="lbl" x="{cx}" y="{ly}">{label}</text>'))
+    return tuple(out)
+
+
+def layer(state: State, numbering: str = WHITE) -> str:
+    """Checkers and point labels of a position; labels in ``numbering``'s numbers."""
+    out = [f'<g class="layer" data-ply="{state.ply}">']
+    whites, blacks = state.white, state.black
+    for p, cx, top, label in _columns(numbering):
+        out.append(label)
+        white = whites[p]
+        black = blacks[25 - p]
         if white:
             out.append(_stack(cx, top, white, "w"))
         elif black:

@@ -186,3 +186,26 @@ def tablet_refusal(game: Game, eg: EngineGame) -> str | None:
             "result": describe(outcome.result, outcome.termination)
         }
     return None
+
+
+def page_key(pk: int) -> tuple[int, int | None, str, str] | None:
+    """What a kept public game page's key needs, in one query: the game's version, its
+    tournament's version (None for a friendly game), its analysis' status at that version ("-"
+    if none: a page shows the analysis of that version only) and its round's status ("" for a friendly game). None if
+    there is no such game."""
+    row = (
+        Game.objects.filter(pk=pk)
+        .values_list(
+            "version",
+            "board__round__tournament__version",
+            "analysis__version",
+            "analysis__status",
+            "board__round__status",
+        )
+        .first()
+    )
+    if row is None:
+        return None
+    version, tournament, analysed, status, round_status = row
+    stamp = status if analysed == version and status else "-"
+    return version, tournament, stamp, round_status or ""

@@ -27,7 +27,7 @@ from . import analysis, board_svg, records, selectors, services
 from .clock import Clock, StoredClock, clock_at, clock_text
 from .engine import BLACK, WHITE, card_text, playable_cards
 from .engine.clicks import click_plays as engine_click_plays
-from .engine.core import CARDS, hand_text
+from .engine.core import CARD_TEXTS, CARDS, hand_text
 from .engine.game import Game as EngineGame
 from .messages import SIDE_NAMES, TERMINATION_NAMES
 from .models import ORGANISER_TERMINATIONS, Game, GameAnalysis, Turn
@@ -50,8 +50,20 @@ def _public_game(pk: int) -> Game:
     return game
 
 
+def _public_key(pk: int) -> tuple[int, int | None, str]:
+    """(game version, tournament version, analysis stamp) of a public game page, in one query,
+    with the 404s of ``_public_game``."""
+    found = selectors.page_key(pk)
+    if found is None:
+        raise Http404
+    version, tournament, stamp, round_status = found
+    if round_status and round_status != Round.Status.PUBLISHED:
+        raise Http404(_("This round is not published yet."))
+    return version, tournament, stamp
+
+
 def _turns(game: Game) -> list[Turn]:
-    return list(game.turns.select_related("entered_by").order_by("ply"))
+    return list(game.turns.order_by("ply"))
 
 
 # --- What the pages show ------------------------------------------------------------------
@@ -130,6 +142,7 @@ def _ply_frames(eg: EngineGame) -> list[dict[str, Any]]:
     """What the replay shows at each ply: the board layer and the cards, clocks and turn."""
     frames = []
     last = len(eg.states) - 1
+    side_names = {side: str(name) for side, name in SIDE_NAMES.items()}
     for i, state in enumerate(eg.states):
         turn = eg.turns[i - 1] if i else None
         numbering = turn.side if turn else WHITE
@@ -138,7 +151,7 @@ def _ply_frames(eg: EngineGame) -> list[dict[str, Any]]:
                 "ply": i,
                 "layer": board_svg.layer(state, numbering),
                 "turn": turn.text if turn else "",
-                "side": str(SIDE_NAMES[turn.side]) if turn else "",
+                "side": side_names[turn.side] if turn else "",
                 "clock": (turn.clock or "") if turn else "",
                 "white_hand": hand_text(state.hand(WHITE)),
                 "black_hand": hand_text(state.hand(BLACK)),
@@ -159,7 +172,8 @@ def _ply_frames(eg: EngineGame) -> list[dict[str, Any]]:
 
 
 def _hand_pairs(hand: tuple[int, ...]) -> list[list[Any]]:
-    return [[c["card"], c["count"]] for c in hand_cells(hand) if c["count"]]
+    """The cards in a hand as [card, count] (the side panels of the replay)."""
+    return [[text, n] for text, n in zip(CARD_TEXTS, hand, strict=True) if n]
 
 
 # --- Public pages -------------------------------------------------------------------------
@@ -167,9 +181,9 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The public game page: replay with buttons and arrow keys; reloads itself while the
     game goes on. Kept whole for anonymous visitors per version of the game and (for a
     pairing's game: names, a result entered by hand) of its tournament."""
-    game = _public_game(pk)
 
     def render_page() -> HttpResponse:
+        game = _public_game(pk)
         turns = _turns(game)
         eg = selectors.replay(game, turns)
         context = game_context(game, turns, eg)
@@ -186,9 +200,8 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
 
     if not anonymous(request):
         return render_page()
-    tournament = game.board.round.tournament.version if game.board else ""
-    stamp = analysis.stamp(game)
-    key = f"game{game.pk}:v{game.version}:t{tournament}:a{stamp}:{get_language()}"
+    version, tournament, stamp = _public_key(pk)
+    key = f"game{pk}:v{version}:t{tournament or ''}:a{stamp}:{get_language()}"
     return page_for(request, key, render_page)
 
 
@@ -235,9 +248,9 @@ def analysis_start(request: HttpRequest, pk: int) -> HttpResponse:
 
 def analysis_ply(request: HttpRequest, pk: int, ply: int) -> HttpResponse:
     """The better play of an analysed ply drawn on the board, beside the turn played."""
-    game = _public_game(pk)
 
     def render_page() -> HttpResponse:
+        game = _public_game(pk)
         turns = _turns(game)
         eg = selectors.replay(game, turns)
         row = analysis.shown(game, eg)
@@ -281,8 +294,8 @@ def analysis_ply(request: HttpRequest, pk: int, ply: int) -> HttpResponse:
 
     if not anonymous(request):
         return render_page()
-    key = f"game{game.pk}:v{game.version}:a{analysis.stamp(game)}:ply{ply}:{get_language()}"
-    return page_for(request, key, render_page)
+    version, _tournament, stamp = _public_key(pk)
+    return page_for(request, f"game{pk}:v{version}:a{stamp}:ply{ply}:{get_language()}", render_page)
 
 
 def _live_summary(pk: int) -> dict[str, Any]:

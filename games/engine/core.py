@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Literal
 
 from .errors import EngineError
@@ -40,6 +41,10 @@ def card_text(card: Card) -> str:
     return f"{card[0]}:{card[1]}"
 
 
+#: ``card_text`` of each card, in the order of CARDS.
+CARD_TEXTS: tuple[str, ...] = tuple(card_text(card) for card in CARDS)
+
+
 def parse_card(text: str) -> Card:
     """``"4:5"`` → ``(4, 5)``; ``"5:4"`` is read as ``4:5`` (§8.2)."""
     parts = text.strip().split(":")
@@ -59,10 +64,12 @@ def hand_cards(hand: Hand) -> list[Card]:
     return [card for card, n in zip(CARDS, hand, strict=True) if n]
 
 
+@lru_cache(maxsize=4096)
 def hand_text(hand: Hand) -> str:
+    """``"1:2 1:2 3:4"``; a replay writes four of them a ply, mostly the same hands."""
     parts = []
-    for card, n in zip(CARDS, hand, strict=True):
-        parts.extend([card_text(card)] * n)
+    for text, n in zip(CARD_TEXTS, hand, strict=True):
+        parts.extend([text] * n)
     return " ".join(parts) if parts else "-"
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.utils.safestring import SafeString
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from common.html import json_script
@@ -13,13 +14,32 @@ from common.html import json_script
 register = template.Library()
 
 
-@register.filter
 def turn_pairs(turns: list[Any]) -> list[dict[str, Any]]:
     """Turns as numbered entries: White's turn, then Black's (RULES.md §8.3)."""
     rows: dict[int, list[Any]] = {}
     for t in turns:
         rows.setdefault((t.ply + 1) // 2, [None, None])[(t.ply + 1) % 2] = t
     return [{"number": n, "turns": pair} for n, pair in sorted(rows.items())]
+
+
+@register.filter
+def sheet_rows(turns: list[Any]) -> SafeString:
+    """The move sheet's rows: number, White's turn, Black's turn, each a link to its ply (a
+    game of 72 plies is ~1,000 template nodes otherwise, a third of the game page's time)."""
+    out = []
+    for pair in turn_pairs(turns):
+        cells = []
+        for t in pair["turns"]:
+            if t is None:
+                cells.append("<td></td>")
+                continue
+            clock = f' <span class="small text-muted">{escape(t.clock)}</span>' if t.clock else ""
+            cells.append(
+                f'<td><a href="#ply-{t.ply}" class="ply-link font-monospace" '
+                f'data-ply="{t.ply}">{escape(t.text)}</a>{clock}</td>'
+            )
+        out.append(f"<tr><td>{pair['number']}</td>{''.join(cells)}</tr>")
+    return mark_safe("".join(out))  # noqa: S308 - the turns' texts and clocks are escaped
 
 
 def duration(seconds: int) -> str:

@@ -103,3 +103,14 @@ def test_the_game_page_is_sent_compressed_and_answers_304_when_unchanged():
     turn_add(game=game, text=legal_plays(state, playable_cards(state)[0])[0].text, user=None)
     fresh = client.get(url, headers={"if-none-match": plain["ETag"]})
     assert fresh.status_code == 200 and fresh["ETag"] != plain["ETag"]
+
+
+def test_a_kept_game_page_costs_one_query() -> None:
+    game = game_with(reach(lambda eg: eg.ply >= 10, seed=4), "kept")
+    client = Client()
+    url = f"/games/{game.pk}/"
+    first = client.get(url).content
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(url).content == first
+    assert len(ctx.captured_queries) == 1, [q["sql"] for q in ctx.captured_queries]
+    assert client.get("/games/999999/").status_code == 404
