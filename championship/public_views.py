@@ -3,6 +3,8 @@ player's games, exports. Thin: selectors do the reading (cached)."""
 
 from __future__ import annotations
 
+import io
+import logging
 from functools import wraps
 from typing import Any
 
@@ -13,6 +15,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
+from common.cache import FORMAT as PAGE_FORMAT
 from common.cache import anonymous, page_for, reading
 from common.exports import EXPORT_FORMATS
 from common.responses import version_json
@@ -23,6 +26,7 @@ from .models import Entrant, Tournament
 from .pairing import TIEBREAKS
 
 TB = {t.key: t for t in TIEBREAKS}
+log = logging.getLogger(__name__)
 
 
 def _tournament(slug: str) -> Tournament:
@@ -50,10 +54,10 @@ def public_page(view: Any) -> Any:
         t = selectors.tournament_key(slug)  # one query: what the key needs
         if t is None:
             raise Http404
-        address = f"{get_language()}:{request.path}:{_page_query(request)}"
+        language, query = get_language(), _page_query(request)
 
         def key(version: int) -> str:
-            return f"t{t.pk}:v{version}:{address}"
+            return _page_key(t.pk, version, language, request.path, query)
 
         def render() -> HttpResponse:
             with reading():
@@ -75,6 +79,69 @@ def public_page(view: Any) -> Any:
         return page_for(request, key(t.version), render, instead=earlier)
 
     return wrapper
+
+
+def _page_key(tournament_id: int, version: int, language: str, path: str, query: str) -> str:
+    return f"t{tournament_id}:v{version}:{language}:{path}:{query}"
+
+
+def prerender(t: Tournament, previous: int | None) -> int:
+    """Render and keep the main public pages of ``t`` at its version (whose tables the worker
+    has just computed), in each language in which spectators read them at the ``previous``
+    ready version (the site's language if none): spectators' requests then find them, rather
+    than a dozen of them rendering at once each time the tables are new. Returns how many
+    were rendered."""
+    from django.contrib.auth.models import AnonymousUser
+    from django.core.cache import cache
+    from django.core.handlers.wsgi import WSGIRequest
+    from django.urls import reverse
+    from django.utils import translation
+
+    pages: list[tuple[Any, str, dict[str, Any]]] = [
+        (overview, reverse("championship:overview", args=[t.slug]), {}),
+        (standings_page, reverse("championship:standings", args=[t.slug]), {}),
+        (crosstable_page, reverse("championship:crosstable", args=[t.slug]), {}),
+    ]
+    pages += [
+        (pairings, reverse("championship:pairings", args=[t.slug, n]), {"number": n})
+        for n in tables.published_rounds(t)
+    ]
+    rendered = 0
+    for language, _name in settings.LANGUAGES:
+        for view, path, kwargs in pages:
+            if previous is None:
+                wanted = language == settings.LANGUAGE_CODE
+            else:
+                wanted = cache.has_key(
+                    f"{PAGE_FORMAT}:{_page_key(t.pk, previous, language, path, '')}"
+                )
+            if not wanted:
+                continue
+            request = WSGIRequest(
+                {
+                    "REQUEST_METHOD": "GET",
+                    "PATH_INFO": path,
+                    "SERVER_NAME": "localhost",
+                    "SERVER_PORT": "443",
+                    "wsgi.url_scheme": "https",
+                    "wsgi.input": io.BytesIO(),
+                }
+            )
+            request.user = AnonymousUser()
+            raw = view.__wrapped__
+
+            def render(raw: Any = raw, request: HttpRequest = request, kwargs: Any = kwargs) -> Any:
+                with tables.as_of(t.pk, t.version), reading():
+                    return raw(request, t.slug, **kwargs)
+
+            try:
+                with translation.override(language):
+                    page_for(request, _page_key(t.pk, t.version, language, path, ""), render)
+            except Exception:  # that page is rendered by the first request for it instead
+                log.exception("could not prerender %s in %s", path, language)
+                continue
+            rendered += 1
+    return rendered
 
 
 def _context(t: Tournament, page: str, **extra: Any) -> dict[str, Any]:

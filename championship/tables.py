@@ -10,7 +10,7 @@ the current version. Without a worker (tasks inline) the tables are ready at the
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from fractions import Fraction
@@ -164,9 +164,12 @@ def marks(t: Tournament) -> selectors.Marks:
     return computed(_key(t, "marks"), lambda: selectors.marks(t))
 
 
-def warm(tournament_id: int) -> None:
+def warm(
+    tournament_id: int, then: Callable[[Tournament, int | None], object] | None = None
+) -> None:
     """Compute the tables for the tournament's current version (in the worker, after a write),
-    so that spectators' requests find them ready; then say which version is ready."""
+    so that spectators' requests find them ready; then (``then``: the tournament and the version
+    ready before) prepare what else is to be ready, and say which version is."""
     started = time.time()
     # Commits from now on queue the next recomputation (this one may not see them).
     cache.delete(_task_key(tournament_id))
@@ -182,6 +185,8 @@ def warm(tournament_id: int) -> None:
         sheet_links(t)
         marks(t)
     ready = cache.get(_ready_key(tournament_id))
+    if then is not None:
+        then(t, ready)
     if ready is None or ready < t.version:
         cache.set(_ready_key(tournament_id), t.version, 3600)
     current = Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True).first()

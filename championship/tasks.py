@@ -6,6 +6,7 @@ import logging
 from typing import Any
 
 from celery import shared_task
+from django.conf import settings
 from django.utils import translation
 
 from . import jobs, services, tables
@@ -49,5 +50,9 @@ def pair_round_task(
 
 @shared_task
 def warm_public_pages_task(tournament_id: int) -> None:
-    """Recompute the standings, crosstable and leaders after a result (see tables.warm)."""
-    tables.warm(tournament_id)
+    """Recompute the standings, crosstable and leaders after a result (see tables.warm), and
+    render the main public pages on them (public_views.prerender)."""
+    from .public_views import prerender
+
+    # Inline (no worker: the development default) the pages are rendered by the requests.
+    tables.warm(tournament_id, then=None if settings.CELERY_TASK_ALWAYS_EAGER else prerender)

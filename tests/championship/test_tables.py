@@ -3,9 +3,16 @@ are told which earlier version to be shown only while one is on its way."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from django.db import connection
+from django.db.models import F
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from championship import tables
+from championship.models import Tournament
 from games.demo import create_running_swiss
 
 pytestmark = pytest.mark.django_db
@@ -45,3 +52,33 @@ def test_spectators_get_an_earlier_version_only_while_a_recomputation_is_on_its_
     assert tables.spectators_version(t.pk, t.version + 1) is None  # too long: compute it
     tables.not_queued(t.pk)
     assert tables.queued(t.pk) is not None  # a failed send does not block the next one
+
+
+def test_with_a_worker_the_main_pages_are_rendered_before_spectators_ask(
+    client: Client, settings: Any
+) -> None:
+    """The worker renders the overview, standings, crosstable and each round's pairings on
+    the tables it computed, in the languages spectators read: their requests only read them."""
+    from championship import tasks
+
+    t = create_running_swiss(slug="p", players=8, rounds=2)
+    urls = ("/t/p/", "/t/p/standings/", "/t/p/crosstable/", "/t/p/pairings/1/")
+    for url in urls:  # spectators read them in English
+        client.get(url, headers={"accept-language": "en"})
+    english = client.get("/t/p/standings/", headers={"accept-language": "en"}).content
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    Tournament.objects.filter(pk=t.pk).update(version=F("version") + 1)  # a result came in
+    tables.queued(t.pk)
+    tasks.warm_public_pages_task(t.pk)  # what the worker runs
+    t.refresh_from_db()
+    for url in urls:
+        with CaptureQueriesContext(connection) as ctx:
+            page = client.get(url, headers={"accept-language": "en"})
+        assert page.status_code == 200
+        assert len(ctx.captured_queries) == 1, (url, [q["sql"] for q in ctx.captured_queries])
+        assert f'data-version="{t.version}"' in page.content.decode()
+    assert client.get("/t/p/standings/", headers={"accept-language": "en"}).content != english
+    # Nobody read the Russian pages: not rendered (the first request renders them).
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get("/t/p/standings/", headers={"accept-language": "ru"}).status_code == 200
+    assert len(ctx.captured_queries) > 1
