@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import connection
 from django.db.models import Q
@@ -17,15 +17,20 @@ from .models import Board, Entrant, GameResult, Round, Tournament
 from .pairing import Row, TournamentData, standings
 
 
-def tournament_key(slug: str) -> Tournament | None:
-    """A tournament holding only its id, slug and version: what a cached page's key needs.
-    Read by one indexed query written out, because it runs on every spectator's request and
-    the ORM's query building costs more than the query itself."""
+class TournamentKey(NamedTuple):
+    pk: int
+    version: int
+
+
+def tournament_key(slug: str) -> TournamentKey | None:
+    """A tournament's id and version: what a kept page's key needs. Read by one indexed query
+    written out, into a plain tuple, because it runs on every spectator's request and the ORM's
+    query building and model instance cost more than the query itself."""
     table = connection.ops.quote_name(Tournament._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT id, version FROM {table} WHERE slug = %s", [slug])  # noqa: S608
         row = cursor.fetchone()
-    return None if row is None else Tournament(id=row[0], slug=slug, version=row[1])
+    return None if row is None else TournamentKey(row[0], row[1])
 
 
 def published_data(t: Tournament) -> TournamentData:

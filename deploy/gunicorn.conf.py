@@ -9,8 +9,12 @@ threads = int(os.environ.get("GUNICORN_THREADS", "2"))
 timeout = 30
 graceful_timeout = 30
 keepalive = 5
-max_requests = 2000
-max_requests_jitter = 200
+# A worker is replaced after this many requests (a guard against slow leaks). A new worker
+# imports the application (about a second of CPU), so replacements are rare and spread apart:
+# at 2,000 ± 200, under a hundred requests a second, all four were replaced within the same
+# four seconds every minute and a half, and everyone waited (docs/performance.md).
+max_requests = 20000
+max_requests_jitter = 10000
 accesslog = "-"
 errorlog = "-"
 forwarded_allow_ips = os.environ.get("GUNICORN_FORWARDED_ALLOW_IPS", "127.0.0.1")

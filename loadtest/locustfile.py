@@ -77,6 +77,8 @@ class Organiser(FastHttpUser):
 
     weight = 1 if SCENARIO == "mixed" else 0
     wait_time = between(2, 4)
+    #: Games whose result the organisers entered by hand (those they may correct).
+    entered: list[str] = []
 
     def on_start(self) -> None:
         page = self.client.get("/accounts/login/", name="login")
@@ -100,21 +102,31 @@ class Organiser(FastHttpUser):
         versions = dict(re.findall(r'name="version-(\d+)" value="(\d+)"', page.text))
         # The games still without a result (what an organiser enters in the hall): their
         # result box has no option selected. Every game has a move sheet, so the result is one
-        # the sheet allows: a resignation or a draw agreed.
-        open_games = [
-            game
-            for game, options in re.findall(
-                r'name="result-(\d+)"[^>]*>(.*?)</select>', page.text, re.S
+        # the sheet allows: a resignation or a draw agreed. Once every game has its result,
+        # organisers correct one entered by hand (a resignation the other way round): every
+        # save changes what the public pages show, all through the run.
+        chosen = {
+            (kind, game): (found.group(1) if found else "")
+            for kind, game, options in re.findall(
+                r'name="(result|termination)-(\d+)"[^>]*>(.*?)</select>', page.text, re.S
             )
-            if not re.search(r'value="[^"]+"[^>]*selected', options)
-        ]
-        if not token or not open_games:
+            for found in [re.search(r'value="([^"]+)"[^>]*selected', options)]
+        }
+        games = sorted({game for _kind, game in chosen})
+        open_games = [g for g in games if not chosen[("result", g)]]
+        resigned = [g for g in Organiser.entered if chosen.get(("termination", g)) == "resign"]
+        if not token or not (open_games or resigned):
             return
-        board = random.choice(open_games)
+        if open_games:
+            board = random.choice(open_games)
+            result, termination = random.choice(
+                [("1-0", "resign"), ("0-1", "resign"), ("1/2-1/2", "agreement")]
+            )
+        else:
+            board = random.choice(resigned)
+            result = "0-1" if chosen[("result", board)] == "1-0" else "1-0"
+            termination = "resign"
         version = versions[board]
-        result, termination = random.choice(
-            [("1-0", "resign"), ("0-1", "resign"), ("1/2-1/2", "agreement")]
-        )
         with self.client.post(
             url,
             {
@@ -128,6 +140,8 @@ class Organiser(FastHttpUser):
             name="/t/[slug]/manage/round/[n]/ (save)",
             catch_response=True,
         ) as response:
+            if response.status_code < 400:
+                Organiser.entered.append(board)
             if response.status_code == 409:
                 # Another organiser entered this game's result a moment before: the page says
                 # so and shows it (what the application is to do, not a failure).

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Load test against the production configuration (see docs/performance.md):
-# gunicorn (DJANGO_DEBUG=0, 4 workers), PostgreSQL, Redis, a Celery worker; the demo tournament
-# with 500 entrants and 9 rounds. The analysis queue has no worker here (production runs it niced
-# on its own, docs/deploy.md): the results entered queue analyses that wait. Three runs: the mixed load (100 spectators + organisers
-# entering results, 60 s), then the saturation throughput of a trivial view and of the
-# standings page (20 s each). Results in loadtest/results/. Traffic only to 127.0.0.1.
+# gunicorn (DJANGO_DEBUG=0, 4 sync workers), PostgreSQL, Redis, a Celery worker (niced, as in
+# deploy/systemd); the demo tournament with 500 entrants and 9 rounds. The analysis queue has no
+# worker here (production runs it niced on its own, docs/deploy.md): the results entered queue
+# analyses that wait. Four runs: the mixed load (100 spectators + organisers entering results,
+# 60 s) from cold, then the same load going on for 60 s more (the steady state), then the
+# saturation throughput of a trivial view and of the standings page (20 s each). Results in
+# loadtest/results/. Traffic only to 127.0.0.1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PORT=${LOAD_PORT:-8811}
@@ -44,18 +46,21 @@ export LOAD_PASSWORD
 .venv/bin/python manage.py collectstatic --noinput -v 0
 redis-cli -n 14 flushdb > /dev/null
 
-.venv/bin/gunicorn championship.wsgi:application -c deploy/gunicorn.conf.py --access-logfile /dev/null > "$WORK/gunicorn.log" 2>&1 &
+.venv/bin/gunicorn championship.wsgi:application -c deploy/gunicorn.conf.py --access-logfile /dev/null > loadtest/results/gunicorn.log 2>&1 &
 WEB=$!
-.venv/bin/celery -A championship worker --loglevel=WARNING --concurrency=1 > "$WORK/worker.log" 2>&1 &
+nice -n 10 .venv/bin/celery -A championship worker --loglevel=WARNING --concurrency=1 > loadtest/results/worker.log 2>&1 &
 WORKER=$!
 trap 'kill $WEB $WORKER 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/healthz" > /dev/null && break; sleep 0.2; done
 
 run() {  # scenario users seconds
-  LOAD_SCENARIO=$1 .venv/bin/locust -f loadtest/locustfile.py --headless -u "$2" -r 25 -t "$3" \
+  LOAD_SCENARIO=${1%-cold} .venv/bin/locust -f loadtest/locustfile.py --headless -u "$2" -r 25 -t "$3" \
     --host "http://127.0.0.1:$PORT" --csv "loadtest/results/$1" --only-summary 2>&1 | tail -25 \
     || true  # (locust exits 1 when a request failed: the summary says which; the next run goes on)
 }
-echo "== mixed: 100 spectators + organisers, 60 s"; run mixed 105 60s
+# First from cold (Redis emptied, fresh gunicorn workers: every table and page to compute, the
+# organisers logging in), then the same load carrying on: the steady state of a running round.
+echo "== mixed from cold: 100 spectators + organisers, 60 s"; run mixed-cold 105 60s
+echo "== mixed, steady (the load goes on): 100 spectators + organisers, 60 s"; run mixed 105 60s
 echo "== trivial view at saturation, 20 s"; run healthz 40 20s
 echo "== standings page at saturation, 20 s"; run standings 40 20s
