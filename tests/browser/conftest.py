@@ -154,7 +154,8 @@ def click_to(page: Any, selector: str) -> None:
 
 def csp_violations(page: Any) -> list[str]:
     """Violations on the current page plus CSP errors logged on any page so far."""
-    seen = list(page.evaluate("window.__csp || []"))  # recorded where the init script ran
+    # Recorded where the init script ran (a live page may be reloading itself at that moment).
+    seen = list(settled(lambda: page.evaluate("window.__csp || []")))
     logged = getattr(page, "console_errors", [])
     return seen + [m for m in logged if "Content Security Policy" in m]
 
