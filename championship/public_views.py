@@ -51,7 +51,7 @@ def public_page(view: Any) -> Any:
     def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
         if not anonymous(request) or request.GET.get("format"):
             return view(request, slug, *args, **kwargs)  # type: ignore[no-any-return]
-        t = selectors.tournament_key(slug)  # one query: what the key needs
+        t = tables.tournament_key(slug)  # what the key needs (kept a second, else one query)
         if t is None:
             raise Http404
         language, query = get_language(), _page_query(request)

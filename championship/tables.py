@@ -53,6 +53,35 @@ def as_of(tournament_id: int, version: int) -> Iterator[None]:
         _as_of.reset(token)
 
 
+#: How long a tournament's id and version, read for a kept page's key, are reused without
+#: reading them again (a write forgets them at its commit; only a read racing a write can keep
+#: the previous version, for this long at most).
+KEY_SECONDS = 1
+
+
+def _version_key(slug: str) -> str:
+    return f"tables:key:{slug}"
+
+
+def tournament_key(slug: str) -> selectors.TournamentKey | None:
+    """A tournament's id and version for a kept page's key: from the cache (a spectator's
+    request for a kept page then reads no database), else read and kept ``KEY_SECONDS``."""
+    found = cache.get(_version_key(slug))
+    if found is not None:
+        return selectors.TournamentKey(*found)
+    key = selectors.tournament_key(slug)
+    if key is not None:
+        cache.set(_version_key(slug), tuple(key), KEY_SECONDS)
+    return key
+
+
+def version_changed(tournament_id: int) -> None:
+    """After a commit that made a new version: forget the version kept for page keys."""
+    slug = Tournament.objects.filter(pk=tournament_id).values_list("slug", flat=True).first()
+    if slug is not None:
+        cache.delete(_version_key(slug))
+
+
 def _key(t: Tournament, name: str) -> str:
     return f"tables:{t.pk}:v{version_of(t)}:{name}"
 

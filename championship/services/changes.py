@@ -67,6 +67,7 @@ def _warm(tournament_id: int) -> None:
     from .. import tables
     from ..tasks import warm_public_pages_task
 
+    tables.version_changed(tournament_id)
     countdown = tables.queued(tournament_id)
     if countdown is None:
         return  # a recomputation is queued already and will read this version

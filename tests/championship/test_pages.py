@@ -245,7 +245,7 @@ def test_a_kept_page_costs_one_query_and_a_new_version_is_a_new_page(
     first = client.get("/t/m/standings/").content
     with CaptureQueriesContext(connection) as ctx:
         assert client.get("/t/m/standings/").content == first
-    assert len(ctx.captured_queries) == 1  # the tournament's version only
+    assert len(ctx.captured_queries) <= 1  # the tournament's version at most (kept a second)
     post_result(organiser_client, "m", open_game(t, 2), "0-1", "resign")
     assert client.get("/t/m/standings/").content != first  # a new version, a new page
 
