@@ -5,12 +5,18 @@ from __future__ import annotations
 
 import io
 import logging
+from contextlib import nullcontext
 from functools import wraps
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
+from django.core.cache import cache
+from django.core.handlers.wsgi import WSGIRequest
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -59,26 +65,40 @@ def public_page(view: Any) -> Any:
         def key(version: int) -> str:
             return _page_key(t.pk, version, language, request.path, query)
 
-        def render() -> HttpResponse:
-            with reading():
-                return view(request, slug, *args, **kwargs)  # type: ignore[no-any-return]
-
         def earlier() -> HttpResponse | None:
             # The worker is computing this version's tables: the page on the last ones it
             # finished, rather than every request computing them (tables.STALE_SECONDS).
             version = tables.spectators_version(t.pk, t.version)
             if version is None:
                 return None
+            return page_for(
+                request,
+                key(version),
+                lambda: _rendered(view, request, slug, args, kwargs, (t.pk, version)),
+            )
 
-            def render_as_of() -> HttpResponse:
-                with tables.as_of(t.pk, version):
-                    return render()
-
-            return page_for(request, key(version), render_as_of)
-
-        return page_for(request, key(t.version), render, instead=earlier)
+        return page_for(
+            request,
+            key(t.version),
+            lambda: _rendered(view, request, slug, args, kwargs),
+            instead=earlier,
+        )
 
     return wrapper
+
+
+def _rendered(
+    view: Any,
+    request: HttpRequest,
+    slug: str,
+    args: Any,
+    kwargs: Any,
+    as_of: tuple[int, int] | None = None,
+) -> HttpResponse:
+    """A public page rendered for the page cache: each table read once, on the tables of
+    ``as_of`` (tournament id, version) if given, else of the tournament's current version."""
+    with reading(), tables.as_of(*as_of) if as_of is not None else nullcontext():
+        return view(request, slug, *args, **kwargs)  # type: ignore[no-any-return]
 
 
 def _page_key(tournament_id: int, version: int, language: str, path: str, query: str) -> str:
@@ -91,12 +111,6 @@ def prerender(t: Tournament, previous: int | None) -> int:
     ready version (the site's language if none): spectators' requests then find them, rather
     than a dozen of them rendering at once each time the tables are new. Returns how many
     were rendered."""
-    from django.contrib.auth.models import AnonymousUser
-    from django.core.cache import cache
-    from django.core.handlers.wsgi import WSGIRequest
-    from django.urls import reverse
-    from django.utils import translation
-
     pages: list[tuple[Any, str, dict[str, Any]]] = [
         (overview, reverse("championship:overview", args=[t.slug]), {}),
         (standings_page, reverse("championship:standings", args=[t.slug]), {}),
@@ -128,15 +142,15 @@ def prerender(t: Tournament, previous: int | None) -> int:
                 }
             )
             request.user = AnonymousUser()
-            raw = view.__wrapped__
 
-            def render(raw: Any = raw, request: HttpRequest = request, kwargs: Any = kwargs) -> Any:
-                with tables.as_of(t.pk, t.version), reading():
-                    return raw(request, t.slug, **kwargs)
+            def render_page(
+                view: Any = view.__wrapped__, request: HttpRequest = request, kwargs: Any = kwargs
+            ) -> HttpResponse:
+                return _rendered(view, request, t.slug, (), kwargs, (t.pk, t.version))
 
             try:
                 with translation.override(language):
-                    page_for(request, _page_key(t.pk, t.version, language, path, ""), render)
+                    page_for(request, _page_key(t.pk, t.version, language, path, ""), render_page)
             except Exception:  # that page is rendered by the first request for it instead
                 log.exception("could not prerender %s in %s", path, language)
                 continue
