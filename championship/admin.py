@@ -29,6 +29,7 @@ from .models import (  # noqa: E402
     RequestedBye,
     ResultChange,
     Round,
+    RoundStart,
 )
 
 
@@ -94,3 +95,9 @@ class GameResultAdmin(ReadOnly):
 @admin.register(ResultChange)
 class ResultChangeAdmin(ReadOnly):
     list_display = ["game_result", "action", "source", "old", "new", "user", "at"]
+
+
+@admin.register(RoundStart)
+class RoundStartAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "number", "starts_at"]
+    list_filter = ["tournament"]

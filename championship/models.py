@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -62,6 +63,18 @@ def validate_tiebreaks(value: str) -> None:
         raise ValidationError(_("Each tie-break can be chosen once."), code="repeated_tiebreak")
 
 
+def validate_time_zone(value: str) -> None:
+    """An IANA zone name this machine knows (``zoneinfo``)."""
+    try:
+        ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValidationError(
+            _("Unknown time zone: %(zone)s (e.g. America/Toronto)."),
+            code="unknown_time_zone",
+            params={"zone": value},
+        ) from None
+
+
 class Tournament(models.Model):
     name = SingleLineCharField(_("name"), max_length=200)
     name_ru = SingleLineCharField(
@@ -105,6 +118,15 @@ class Tournament(models.Model):
         null=True,
         blank=True,
         help_text=_("The last day players can register. Empty: until the first day."),
+    )
+    #: Every time a person reads (schedules, e-mails, calendar files, the hall) is in this zone;
+    #: the database stores aware datetimes (UTC). ``RoundStart`` holds the round times.
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=64,
+        default="America/Toronto",
+        validators=[validate_time_zone],
+        help_text=_("The zone of the venue, e.g. America/Toronto."),
     )
     description = models.TextField(_("description"), blank=True)
     description_ru = models.TextField(
@@ -378,6 +400,29 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} · {self.number}"
+
+
+class RoundStart(models.Model):
+    """When round ``number`` of a tournament is scheduled to start: the schedule exists before
+    the round is paired (a ``Round`` row exists only from its pairing on). One row per round
+    that has a time; read through ``championship.selectors.round_starts``."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="round_starts"
+    )
+    number = models.PositiveSmallIntegerField(_("round"))
+    starts_at = models.DateTimeField(_("starts at"))
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("round start")
+        verbose_name_plural = _("round starts")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_start_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} · {self.number} · {self.starts_at:%Y-%m-%d %H:%M}"
 
 
 #: The result and termination vocabulary is the engine's (games.engine.vocabulary); these are

@@ -5,7 +5,7 @@ version."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from typing import Any, NamedTuple
 
 from django.db import connection
@@ -50,6 +50,17 @@ def round_dates(t: Tournament) -> dict[int, date]:
         elif published is not None:
             out[number] = timezone.localdate(published)
     return out
+
+
+def round_starts(t: Tournament) -> dict[int, datetime]:
+    """Round number → its scheduled start (aware; show it in ``t.time_zone``), for the rounds
+    that have one (``RoundStart``), paired or not. One query."""
+    return dict(t.round_starts.values_list("number", "starts_at"))
+
+
+def round_start(t: Tournament, number: int) -> datetime | None:
+    """The scheduled start of round ``number``, or None when the schedule has no time for it."""
+    return t.round_starts.filter(number=number).values_list("starts_at", flat=True).first()
 
 
 def published_rounds(t: Tournament) -> list[int]:
