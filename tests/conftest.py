@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from championship.models import Tournament
 from registrations.models import MasterClassSession, Registration
+from tests import hypothesis_profiles  # noqa: F401  (the suite's Hypothesis profile, loaded first)
 
 
 @pytest.fixture(autouse=True)
@@ -22,6 +23,35 @@ def _isolation(settings):  # type: ignore[no-untyped-def]
     yield
     translation.deactivate()
     cache.clear()
+
+
+class RateLimitClock:
+    """django-ratelimit's clock during a test: still, unless a test moves it. Its windows are
+    fixed spans of the epoch (``40/10m`` ends every ten minutes), so a test counting posts
+    against a limit would otherwise start over whenever the wall clock crossed a window's end —
+    more often the slower the machine."""
+
+    def __init__(self) -> None:
+        import time as real_time
+
+        self.now = real_time.time()
+
+    def time(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture(autouse=True)
+def ratelimit_clock(monkeypatch) -> RateLimitClock:  # type: ignore[no-untyped-def]
+    """The rate limits' clock, held still for the test (``ratelimit_clock.advance(s)`` moves
+    it); the live server's thread reads the same one."""
+    import django_ratelimit.core
+
+    clock = RateLimitClock()
+    monkeypatch.setattr(django_ratelimit.core, "time", clock)
+    return clock
 
 
 @pytest.fixture

@@ -41,6 +41,7 @@ from games.selectors import replay
 from registrations import tokens
 from registrations.models import MasterClassSignup, Registration
 from tests.conftest import make_session
+from tests.hypothesis_profiles import examples
 
 pytestmark = pytest.mark.django_db
 
@@ -448,9 +449,8 @@ def test_every_post_form_with_hostile_fields_gets_no_server_error_and_refusals_c
 
 
 @settings(
-    max_examples=60,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    max_examples=examples(60),
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(data=st.data())
 def test_generated_posts_to_organiser_endpoints(data: st.DataObject) -> None:
@@ -549,9 +549,8 @@ def _endpoint(route: str) -> tuple[Client, str, list[dict[str, str]], dict[str, 
 
 @pytest.mark.parametrize("route", ORGANISER_ROUTES)
 @settings(
-    max_examples=12,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    max_examples=examples(12),
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(data=st.data())
 def test_generated_posts_to_every_organiser_endpoint(route: str, data: st.DataObject) -> None:

@@ -19,12 +19,13 @@ from games.engine import EngineError, start_state
 from games.engine.game import Game
 from games.engine.notation import parse_turn, resolve_turn
 from games.engine.record import parse_record
+from tests.hypothesis_profiles import examples
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTATION = st.text(alphabet="0123456789:/*bar off-+ \n\t{}[]\"'ыé", max_size=40)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400))
 @given(NOTATION)
 def test_notation_parser_only_raises_engine_errors(text: str) -> None:
     try:
@@ -33,7 +34,7 @@ def test_notation_parser_only_raises_engine_errors(text: str) -> None:
         assert exc.code and str(exc)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300))
 @given(NOTATION)
 def test_game_play_refuses_garbage_and_changes_nothing(text: str) -> None:
     game = Game()
@@ -46,7 +47,7 @@ def test_game_play_refuses_garbage_and_changes_nothing(text: str) -> None:
 RECORD = '[Event "x"]\n[Result "*"]\n\n1. 4:5 24/20 13/8 2:6 13/11 13/7\n*\n'
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300))
 @given(st.data())
 def test_record_parser_only_raises_engine_errors(data: st.DataObject) -> None:
     text = data.draw(
@@ -73,7 +74,7 @@ def test_record_parser_only_raises_engine_errors(data: st.DataObject) -> None:
 TRF = write_trf(play_swiss(6, 3, seed=1, upto=2)[0])
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300))
 @given(st.data())
 def test_trf_reader_only_raises_pairing_errors(data: st.DataObject) -> None:
     text = data.draw(
@@ -99,9 +100,8 @@ FIELD = st.one_of(
 
 @pytest.mark.django_db
 @settings(
-    max_examples=60,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    max_examples=examples(60),
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     name=FIELD,

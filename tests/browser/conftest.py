@@ -23,6 +23,11 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 SKIPPED: list[str] = []
 
+#: The one timeout of the browser tests, in seconds: every Playwright wait (a selector, a
+#: navigation, a function) and every ``wait_for`` gives up after this long. Generous, so that a
+#: busy machine makes a test slower, never red; tests wait on conditions, never fixed sleeps.
+TIMEOUT = 90
+
 
 def pytest_collection_modifyitems(config, items):  # type: ignore[no-untyped-def]
     for item in items:
@@ -60,6 +65,8 @@ def browser() -> Iterator[Any]:
 def watched_page(browser: Any, **context_options: Any) -> tuple[Any, Any]:
     """(context, page) recording console errors and every CSP violation the pages report."""
     context = browser.new_context(**context_options)
+    context.set_default_timeout(TIMEOUT * 1000)
+    context.set_default_navigation_timeout(TIMEOUT * 1000)
     context.add_init_script(
         "window.__csp = [];"
         "document.addEventListener('securitypolicyviolation',"
@@ -112,22 +119,22 @@ def phone_page(browser: Any) -> Iterator[Any]:
     close(context)
 
 
-def settled(read: Any, attempts: int = 50) -> Any:
+def settled(read: Any) -> Any:
     """``read()`` on a page that may reload itself meanwhile (the live pages do when a result
     comes in): a read cut by the navigation is tried again once the new page is there."""
     from playwright.sync_api import Error
 
-    for attempt in range(attempts):
+    end = time.monotonic() + TIMEOUT
+    while True:
         try:
             return read()
         except Error as exc:
-            if attempt == attempts - 1 or "context was destroyed" not in str(exc).lower():
+            if time.monotonic() > end or "context was destroyed" not in str(exc).lower():
                 raise
             time.sleep(0.1)
-    return None
 
 
-def wait_for(check: Any, seconds: float = 15) -> None:
+def wait_for(check: Any, seconds: float = TIMEOUT) -> None:
     """Wait until ``check()`` (a read of the database) holds. On SQLite the live server's
     thread shares the in-memory database, whose table locks answer "database table is locked"
     at once instead of waiting: such a read is simply tried again."""
@@ -150,6 +157,22 @@ def click_to(page: Any, selector: str) -> None:
     click does not wait for the navigation it starts; the old page would be read)."""
     with page.expect_navigation():
         page.click(selector)
+
+
+def next_frame(page: Any) -> None:
+    """Wait until the browser has drawn what the last change did (two animation frames)."""
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def mark_document(page: Any) -> None:
+    """Mark the loaded document, so that ``same_document`` can tell a live update from a
+    reload."""
+    page.evaluate("window.__sameDocument = true")
+
+
+def same_document(page: Any) -> bool:
+    """True while the page marked by ``mark_document`` has not been reloaded or left."""
+    return bool(page.evaluate("window.__sameDocument === true"))
 
 
 def csp_violations(page: Any) -> list[str]:

@@ -14,6 +14,7 @@ from tests.browser.conftest import (
     csp_violations,
     organiser_page,
     settled,
+    wait_for,
     watched_page,
 )
 
@@ -67,11 +68,8 @@ def test_organiser_runs_rounds_and_spectator_sees_standings_change(
 
     # The spectator's page reloads by itself and shows the winners with a point.
     points = spectator.locator("tbody tr").first.locator("td").nth(2)
-    for _ in range(150):  # the page polls every second (LIVE_POLL_SECONDS) and reloads
-        if settled(lambda: points.inner_text().strip()) == "1":
-            break
-        spectator.wait_for_timeout(100)
-    assert settled(lambda: points.inner_text().strip()) == "1"
+    # (It polls every second, LIVE_POLL_SECONDS, and reloads when the version changes.)
+    wait_for(lambda: settled(lambda: points.inner_text().strip()) == "1")
     after = settled(lambda: spectator.inner_text("table"))
     assert after != before
     winners = [b.white.name for b in boards]

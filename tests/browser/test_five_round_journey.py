@@ -56,7 +56,7 @@ def _pair(page: Any, base: str, number: int, *, anyway: bool = False) -> None:
     if anyway:
         assert "not yet confirmed" in page.inner_text("#unconfirmed-warning")
         click_to(page, "text=Pair anyway")
-    page.wait_for_function("!document.querySelector('[data-status-url]')", timeout=30000)
+    page.wait_for_function("!document.querySelector('[data-status-url]')")
     assert Round.objects.filter(tournament__slug="journey", number=number).exists()
 
 
@@ -124,7 +124,7 @@ def test_a_five_round_swiss_on_the_organiser_pages_only(live_server: Any, browse
             assert "no longer fits" in page.inner_text("#stale-draft")
             click_to(page, "#stale-draft a")
             click_to(page, "main form button[type=submit]")  # delete the draft, pair again
-            page.wait_for_function("!document.querySelector('[data-status-url]')", timeout=30000)
+            page.wait_for_function("!document.querySelector('[data-status-url]')")
             rnd = Round.objects.get(tournament=t, number=4)
             paired = {b.white_id for b in rnd.boards.all()} | {b.black_id for b in rnd.boards.all()}
             assert leaving.pk not in paired

@@ -4,7 +4,6 @@ view without sideways scrolling at a phone's, a tablet's and a laptop's size."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -18,7 +17,10 @@ from tests.browser.conftest import (
     click_to,
     close,
     csp_violations,
+    mark_document,
     organiser_page,
+    same_document,
+    settled,
     wait_for,
     watched_page,
 )
@@ -71,6 +73,7 @@ def test_organiser_publishes_prints_the_qr_sheet_and_a_tablet_plays_to_the_confi
     assert board1 is not None and "/tablet/" in board1
     assert csp_violations(page) == []
     page.goto(f"{live_server.url}/t/hall-open/round/1/hall/")
+    mark_document(page)
     first = Game.objects.get(board__round__tournament=t, board__number=1)
     second = Game.objects.get(board__round__tournament=t, board__number=2)
 
@@ -84,11 +87,10 @@ def test_organiser_publishes_prints_the_qr_sheet_and_a_tablet_plays_to_the_confi
     tab.click(".clock-btn[data-side='white']")
     tab.wait_for_selector(".clock-btn.running[data-side='black']")
     assert list(first.turns.values_list("text", "from_tablet")) == [(OPENING, True)]
-    # The arbiter's hall view shows the turn within 5 seconds, without a reload.
+    # The arbiter's hall view shows the turn without a reload (how soon: docs/performance.md).
     card = page.locator(f"[data-key='{first.board_id}-1']")
-    started = time.monotonic()
-    wait_for(lambda: "ply 1" in card.inner_text(), 5)
-    assert time.monotonic() - started < 5
+    wait_for(lambda: "ply 1" in card.inner_text())
+    assert same_document(page)
     assert "Black to move" in card.inner_text()
     # The clock side card and the big button show the same time.
     big = tab.inner_text(".clock-btn[data-side='black'] [data-clock-of]")
@@ -112,14 +114,12 @@ def test_organiser_publishes_prints_the_qr_sheet_and_a_tablet_plays_to_the_confi
     response = tab.goto(f"{live_server.url}/tablet/{second.pk}/{token}/")
     assert response is not None and response.status == 403
     assert "not for this game" in tab.inner_text("main")
-    wait_for(lambda: "over" in card.inner_text(), 5)
+    wait_for(lambda: "over" in card.inner_text())
     close(tctx)
     close(ctx)
 
 
-def test_a_spectator_follows_a_game_within_5_seconds_with_the_clock_running(
-    live_server: Any, browser: Any
-) -> None:
+def test_a_spectator_follows_a_game_with_the_clock_running(live_server: Any, browser: Any) -> None:
     rnd = published_round()
     game = games_of(rnd)[0]
     services.clock_start(game=game, user=None)
@@ -128,12 +128,10 @@ def test_a_spectator_follows_a_game_within_5_seconds_with_the_clock_running(
     page.goto(f"{live_server.url}/games/{game.pk}/")
     clock = page.locator(".side-card[data-side='black'] [data-clock-of]")
     first = clock.inner_text()
-    time.sleep(1.6)
-    assert clock.inner_text() != first  # Black's clock runs on the page
+    wait_for(lambda: clock.inner_text() != first)  # Black's clock runs on the page
     services.turn_add(game=game, text=OPENING, user=None, from_clock=True)
-    started = time.monotonic()
-    wait_for(lambda: page.locator(".ply-link[data-ply='2']").count() == 1, 5)
-    assert time.monotonic() - started < 5
+    # The page sees the new version and reloads itself (how soon: docs/performance.md).
+    wait_for(lambda: settled(lambda: page.locator(".ply-link[data-ply='2']").count()) == 1)
     assert csp_violations(page) == []
     close(ctx)
 
@@ -157,7 +155,7 @@ def test_the_clock_and_the_hall_fit_the_screen(
     )
     page.goto(f"{live_server.url}/lang/{language}/?next=/")
     page.goto(f"{live_server.url}{tablet.path_for(game.pk)}")
-    page.wait_for_timeout(300)
+    page.wait_for_load_state("networkidle")
     assert overflow(page) <= 0, f"the clock page scrolls sideways at {width} px"
     board = page.locator("#entry-board svg").bounding_box()
     assert board is not None and board["y"] + board["height"] <= height, "the board's bottom row"
@@ -171,7 +169,7 @@ def test_the_clock_and_the_hall_fit_the_screen(
     ctx, page = organiser_page(browser, live_server, "/t/hall-open/round/1/hall/")
     page.set_viewport_size({"width": width, "height": height})
     page.goto(f"{live_server.url}/lang/{language}/?next=/t/hall-open/round/1/hall/")
-    page.wait_for_timeout(300)
+    page.wait_for_load_state("networkidle")
     assert overflow(page) <= 0, f"the hall view scrolls sideways at {width} px"
     assert page.locator(".hall-card").first.get_attribute("data-key") == f"{games[1].board_id}-1"
     page.screenshot(path=f"/tmp/hall-hall-{width}-{language}.png", full_page=True)

@@ -130,7 +130,7 @@ def test_an_organiser_creates_a_tournament_and_its_entrants_on_a_phone(
 
     click_to(page, ".manage-nav >> text=Dashboard")
     click_to(page, "text=Pair the next round")
-    page.wait_for_function("!document.querySelector('[data-status-url]')", timeout=20000)
+    page.wait_for_function("!document.querySelector('[data-status-url]')")
     assert t.round_set.filter(number=1).exists()
     boards = t.round_set.get(number=1).boards.all()
     paired = {b.white_id for b in boards} | {b.black_id for b in boards}

@@ -18,7 +18,7 @@ from championship import services
 from championship.models import Entrant, GameResult, Tournament
 from games.demo import create_running_swiss
 from games.models import Game
-from tests.browser.conftest import close, csp_violations, watched_page
+from tests.browser.conftest import close, csp_violations, next_frame, watched_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -111,7 +111,7 @@ def test_on_a_phone_name_and_points_stay_while_the_columns_scroll(
         assert scrollable > 0  # more columns than the phone shows
         before = page.eval_on_selector("tbody tr td.c-pts", "e => e.getBoundingClientRect().left")
         box.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
-        page.wait_for_timeout(100)
+        next_frame(page)
         page.screenshot(path=str(SCREENS / f"{name}-scrolled-ru-390.png"))
         for cell in ("td.c-rank", "td.c-name", "td.c-pts"):
             rect = page.eval_on_selector(

@@ -11,7 +11,7 @@ from django.utils import timezone
 from championship.models import Tournament
 from registrations import tokens
 from registrations.models import MasterClassSignup, Registration
-from tests.browser.conftest import click_to, csp_violations
+from tests.browser.conftest import click_to, csp_violations, wait_for
 from tests.conftest import make_session
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -151,6 +151,5 @@ def test_the_csp_check_sees_a_violation(live_server: Any, phone_page: Any) -> No
         "const s = document.createElement('script'); s.textContent = 'window.x = 1';"
         "document.body.appendChild(s)"
     )
-    phone_page.wait_for_timeout(200)
+    wait_for(lambda: any("script-src" in v for v in csp_violations(phone_page)))
     assert phone_page.evaluate("window.x") is None
-    assert any("script-src" in v for v in csp_violations(phone_page))

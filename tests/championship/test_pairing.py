@@ -22,6 +22,7 @@ from championship.pairing import (
     round_robin_round,
 )
 from championship.pairing.swiss import colour_need
+from tests.hypothesis_profiles import examples
 
 from .helpers import new_tournament, play_swiss
 
@@ -239,7 +240,7 @@ def test_explanation_warns_after_a_manual_rematch() -> None:
 
 
 # --- The fast paths give the reference procedure's pairing ------------------------------------
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(8))
 @given(seed=st.integers(0, 100_000))
 def test_windows_and_shortcuts_pair_as_the_whole_graph_does(seed: int) -> None:
     """The engine pairs big fields bracket by bracket in windows (with a completability
@@ -336,7 +337,7 @@ def test_pairing_signatures_hold_no_any(name: str) -> None:
 
 
 # --- Swiss: absolute criteria over generated tournaments (2025 text) ---------------------------
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25))
 @given(
     n=st.integers(5, 40),
     rounds=st.integers(3, 9),

@@ -108,6 +108,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 from championship.pairing.simulate import apply_round, new_tournament  # noqa: E402
 from championship.pairing.tiebreaks import FAST, _library_values, fast_values, to_core  # noqa: E402
+from tests.hypothesis_profiles import examples  # noqa: E402
 
 
 def random_field_with_unplayed_rounds(n: int, rounds: int, seed: int) -> TournamentData:
@@ -130,7 +131,7 @@ def random_field_with_unplayed_rounds(n: int, rounds: int, seed: int) -> Tournam
     return data
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25))
 @given(n=st.integers(5, 24), rounds=st.integers(2, 6), seed=st.integers(0, 10_000))
 def test_fast_values_equal_tiebreak_core(n: int, rounds: int, seed: int) -> None:
     rounds = min(rounds, n // 2)

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from championship.pairing import pair_swiss, parse_trf, read_trf, standings, write_trf
 from championship.pairing.simulate import play_swiss
+from tests.hypothesis_profiles import examples
 
 
 def run(command: str, path: Path) -> str:
@@ -247,9 +248,7 @@ def mutate(raw: bytes, mutations: list[tuple[str, int, object]]) -> bytes:
     return raw
 
 
-@settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@settings(max_examples=examples(60), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(mutations=st.lists(MUTATIONS, min_size=1, max_size=4))
 @pytest.mark.django_db
 def test_mutated_files_give_a_command_error_or_an_answer(

@@ -9,6 +9,7 @@ from games.engine import legal_plays, start_state
 from games.engine.clicks import click_orders, click_plays
 from games.engine.notation import parse_turn, resolve_turn
 from tests.engine.helpers import random_game
+from tests.hypothesis_profiles import examples
 
 
 def _play(text: str):  # type: ignore[no-untyped-def]
@@ -38,7 +39,7 @@ def test_every_card_of_the_start_position_is_offered() -> None:
     assert len(offered["4:5"]) == 9  # RULES.md §9
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25))
 @given(st.integers(0, 10_000), st.integers(0, 70))
 def test_every_order_gives_the_play_itself(seed: int, plies: int) -> None:
     state = random_game(seed, plies).state

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine import CARDS, State, can_play, legal_plays
@@ -22,11 +22,12 @@ from games.engine.packed import (
     unpack_board,
     unpack_hand,
 )
+from tests.hypothesis_profiles import examples
 
 from .helpers import position
 from .reference import reference_boards
 
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(150))
 
 
 @st.composite

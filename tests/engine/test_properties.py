@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine import CARDS, State, can_play, legal_plays
@@ -12,10 +12,11 @@ from games.engine.game import Game
 from games.engine.moves import after
 from games.engine.notation import parse_turn, resolve_turn
 from games.engine.record import format_record, parse_record
+from tests.hypothesis_profiles import examples
 
 from .reference import reference_boards
 
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(150))
 
 
 @st.composite
@@ -119,7 +120,7 @@ def test_every_validated_turn_is_among_the_listed_plays(
         assert str(after(state, steps).to_json()) in boards
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 @given(st.integers(0, 2**32 - 1))
 def test_records_round_trip(seed: int) -> None:
     rng = random.Random(seed)

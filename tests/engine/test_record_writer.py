@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from games.engine.game import Game
 from games.engine.record import format_record, parse_record
+from tests.hypothesis_profiles import examples
 
 FORGERY = 'Anna\n\n[Event "forged"]\n[Result "1-0"]\n\n1. 4:5 24/20 13/8\n1-0'
 
@@ -44,7 +45,7 @@ def test_a_comment_cannot_close_early_or_break_the_line():
     assert len(text.splitlines()) == 4  # the tag, a blank line, the turn, the result
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200))
 @given(st.lists(st.text(max_size=30), min_size=1, max_size=4), st.text(max_size=30))
 def test_any_tag_values_and_comment_read_back_as_written(values: list[str], comment: str) -> None:
     names = ["Event", "Site", "White", "Black"][: len(values)]

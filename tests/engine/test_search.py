@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from games.engine import State, legal_plays
@@ -16,6 +16,7 @@ from games.engine.packed import node_of
 from games.engine.players import GreedyPlayer, RandomPlayer
 from games.engine.race import RaceSolver, in_contact
 from games.engine.search import Searcher
+from tests.hypothesis_profiles import examples
 
 from .helpers import position
 from .solver import Solver, TooBig, outcome_after
@@ -155,7 +156,7 @@ def late_positions(draw: st.DrawFn) -> State:
     return state
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25))
 @given(late_positions(), st.integers(200, 3000))
 def test_a_proven_value_never_contradicts_a_deeper_search(state: State, budget: int) -> None:
     shallow = Searcher().search(state, ms=None, max_nodes=budget)
@@ -171,7 +172,7 @@ def test_a_proven_value_never_contradicts_a_deeper_search(state: State, budget: 
         assert shallow.lo == deep.lo
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(20))
 @given(st.integers(0, 2**32 - 1), st.integers(60, 70))
 def test_proven_values_hold_against_the_exhaustive_solver(seed: int, plies: int) -> None:
     state = random_position(seed, plies)
@@ -228,7 +229,7 @@ def race_position(rng: random.Random, plies: int, widest: int = 16) -> State:
     )
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25))
 @given(st.integers(0, 2**32 - 1), st.integers(62, 71))
 def test_race_results_agree_with_the_search_without_the_race_solver(seed: int, plies: int) -> None:
     state = race_position(random.Random(seed), plies)
@@ -287,7 +288,7 @@ def test_phase_1_races_are_solved_when_the_winner_is_clear() -> None:
     assert result.proven and result.value == 1.0
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25))
 @given(st.integers(0, 2**32 - 1), st.integers(28, 37))
 def test_races_across_the_phase_switch_agree_with_the_search_without_the_race_solver(
     seed: int, plies: int
