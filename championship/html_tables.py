@@ -151,8 +151,10 @@ def pairings_table(t: Tournament, number: int) -> tuple[SafeString, bool]:
     before = tables.points_before(t, number)
     bye_points = manager.points_system(t).table
     player_url = _player_url(t)
+    game_url = reverse("games:pairing", args=[0, 1]).replace("/0/1/", "/{}/{}/")
     confirmation = t.two_person_confirmation
     game_2 = escape(_("game 2"))
+    white, black = escape(_("White")), escape(_("Black"))
     prov_title = escape(_("provisional: awaiting confirmation"))
     any_provisional = False
 
@@ -172,12 +174,15 @@ def pairings_table(t: Tournament, number: int) -> tuple[SafeString, bool]:
         if b.black is None:
             code = b.bye or "U"
             out.append(
-                f'<tr class="bye-row"><td class="text-end">{b.number}</td>'
-                f'<td class="text-end">{w_no}</td><td class="pname">{w_name}</td>'
-                f'<td class="text-end">{w_rating}</td><td class="text-end">{w_before}</td>'
-                f'<td class="text-center result"><strong>{num(bye_points.get(code, 0))}</strong></td>'
-                f'<td></td><td class="pname text-muted fst-italic">{escape(BYE_NAMES.get(code, ""))}</td>'
-                "<td></td><td></td></tr>"
+                f'<tr class="bye-row"><td class="text-end c-bd">{b.number}</td>'
+                f'<td class="text-end c-no">{w_no}</td>'
+                f'<td class="pname c-w" data-label="{white}">{w_name}</td>'
+                f'<td class="text-end c-rtg">{w_rating}</td>'
+                f'<td class="text-end c-wpts">{w_before}</td>'
+                f'<td class="text-center result c-res"><strong>{num(bye_points.get(code, 0))}</strong></td>'
+                f'<td class="c-bpts"></td><td class="pname c-b text-muted fst-italic">'
+                f"{escape(BYE_NAMES.get(code, ''))}</td>"
+                '<td class="c-rtg"></td><td class="c-no"></td></tr>'
             )
             continue
         b_no, b_name, b_rating, b_before = side(b.black)
@@ -186,8 +191,11 @@ def pairings_table(t: Tournament, number: int) -> tuple[SafeString, bool]:
             text = '<div class="small">' if i else "<div>"
             if i:
                 text += f'<span class="text-muted">{game_2}:</span> '
+            shown = f"<strong>{score(g.result)}</strong>" if g.result else "–"
+            if g.has_sheet:  # the game's own page: its replay, or the game followed live
+                shown = f'<a href="{game_url.format(b.board_id, g.number)}">{shown}</a>'
             if g.result:
-                text += f"<strong>{score(g.result)}</strong>"
+                text += shown
                 if g.termination:
                     ended = escape(str(TERMINATION_NAMES.get(g.termination, g.termination)))
                     text += f' <span class="small text-muted termination">({ended})</span>'
@@ -195,15 +203,17 @@ def pairings_table(t: Tournament, number: int) -> tuple[SafeString, bool]:
                     any_provisional = True
                     text += f' <span class="prov" title="{prov_title}">{PROVISIONAL}</span>'
             else:
-                text += "–"
+                text += shown
             cells.append(text + "</div>")
         out.append(
-            f'<tr><td class="text-end">{b.number}</td>'
-            f'<td class="text-end">{w_no}</td><td class="pname">{w_name}</td>'
-            f'<td class="text-end">{w_rating}</td><td class="text-end">{w_before}</td>'
-            f'<td class="text-center result">{"".join(cells) or "–"}</td>'
-            f'<td>{b_before}</td><td class="pname">{b_name}</td>'
-            f'<td class="text-end">{b_rating}</td><td class="text-end">{b_no}</td></tr>'
+            f'<tr><td class="text-end c-bd">{b.number}</td>'
+            f'<td class="text-end c-no">{w_no}</td>'
+            f'<td class="pname c-w" data-label="{white}">{w_name}</td>'
+            f'<td class="text-end c-rtg">{w_rating}</td><td class="text-end c-wpts">{w_before}</td>'
+            f'<td class="text-center result c-res">{"".join(cells) or "–"}</td>'
+            f'<td class="c-bpts">{b_before}</td>'
+            f'<td class="pname c-b" data-label="{black}">{b_name}</td>'
+            f'<td class="text-end c-rtg">{b_rating}</td><td class="text-end c-no">{b_no}</td></tr>'
         )
     return mark_safe("".join(out)), any_provisional  # noqa: S308 - values escaped or numbers
 
