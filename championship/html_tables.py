@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from . import manager, selectors, tables
 from .labels import BYE_NAMES, PROVISIONAL, num, tiebreak_name
-from .models import TERMINATION_NAMES, Tournament
+from .models import RESULTS, TERMINATION_NAMES, Tournament
 from .pairing import TIEBREAKS
 from .selectors import Marks
 
@@ -218,10 +218,27 @@ def pairings_table(t: Tournament, number: int) -> tuple[SafeString, bool]:
     return mark_safe("".join(out)), any_provisional  # noqa: S308 - values escaped or numbers
 
 
+def _result_choice(pk: int, chosen: str, aria: str, sheet: str) -> str:
+    """A game's result as a row of buttons (radio buttons: one tap each, no list to open);
+    "–" clears it. ``sheet``: the move sheet's own result and termination, if decided (the
+    page's script proposes its termination)."""
+    options = [("", "–"), *RESULTS]
+    buttons = "".join(
+        f'<input type="radio" class="btn-check" name="result-{pk}" id="result-{pk}-{i}" '
+        f'value="{escape(value)}" autocomplete="off"{" checked" if value == chosen else ""}>'
+        f'<label class="btn btn-outline-primary" for="result-{pk}-{i}">{escape(text)}</label>'
+        for i, (value, text) in enumerate(options)
+    )
+    return (
+        f'<div class="btn-group btn-group-sm result-choice" role="radiogroup" data-result '
+        f'data-sheet="{escape(sheet)}" aria-label="{escape(aria)}">{buttons}</div>'
+    )
+
+
 def results_form_rows(t: Tournament, boards: list[Any]) -> SafeString:
     """Rows HTML of the organisers' results table of a published round (a 250-board round is
     about 20,000 template nodes otherwise). ``boards`` carry ``game_rows`` with their chosen
-    ``result_options``/``termination_options`` and ``conflict``, and ``open``/``unconfirmed``
+    ``result_chosen``/``termination_options`` and ``conflict``, and ``open``/``unconfirmed``
     (organiser_views._round_page)."""
     two = t.games_per_pairing == 2
     sheet_url = reverse("games:board_game", args=[0, 1]).replace("/0/1/", "/{}/{}/")
@@ -279,11 +296,11 @@ def results_form_rows(t: Tournament, boards: list[Any]) -> SafeString:
                     f'<div class="small">{label["now"]}: {escape(current)} '
                     f"{escape(g.conflict.get_termination_display())}</div>"
                 )
+            sheet = f"{g.sheet_result} {g.sheet_termination}" if g.sheet_result else ""
             row.append(
                 f'<td data-label="{label["result"] if g.number == 1 else label["game2"]}"{warn}>'
                 f'<div><input type="hidden" name="version-{g.pk}" value="{g.version}">'
-                f'<select class="form-select form-select-sm" name="result-{g.pk}" data-result '
-                f'aria-label="{escape(result_aria)}">{g.result_options}</select>{now}</div></td>'
+                f"{_result_choice(g.pk, g.result_chosen, result_aria, sheet)}{now}</div></td>"
                 f'<td data-label="{label["termination"]}"{warn}>'
                 f'<select class="form-select form-select-sm" name="termination-{g.pk}" '
                 f'data-termination aria-label="{escape(termination_aria)}">'
