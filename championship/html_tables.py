@@ -12,7 +12,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from . import manager, selectors, tables
-from .labels import BYE_NAMES, PROVISIONAL, num, tiebreak_name
+from .labels import BYE_NAMES, PROVISIONAL, tiebreak_name
+from .labels import shown as num
 from .models import RESULTS, TERMINATION_NAMES, Tournament
 from .pairing import TIEBREAKS
 from .selectors import Marks
@@ -165,7 +166,7 @@ def pairings_table(t: Tournament, number: int) -> tuple[SafeString, bool]:
             str(p.number or ""),
             name,
             str(p.rating or ""),
-            before.get(p.number or 0, ""),
+            num(before.get(p.number or 0, "")),
         )
 
     out = []
