@@ -12,8 +12,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from . import manager, selectors, tables
-from .labels import BYE_NAMES, PROVISIONAL, tiebreak_name
-from .labels import shown as num
+from .labels import BYE_NAMES, PROVISIONAL, points_writer, tiebreak_name
 from .models import RESULTS, TERMINATION_NAMES, Tournament
 from .pairing import TIEBREAKS
 from .selectors import Marks
@@ -58,6 +57,7 @@ def standings_body(
     upto: int | None = None,
 ) -> SafeString:
     marks = marks or Marks()
+    num = points_writer()
     url = _player_url(t) if t is not None else ""
     provisional: dict[int, set[int]] = {}
     for rnd, sno in marks.provisional:
@@ -109,6 +109,7 @@ def crosstable_table(t: Tournament) -> SafeString:
     game_url = reverse("games:pairing", args=[0, 1]).replace("/0/", "/{}/")
     player_url = _player_url(t)
     marks = tables.marks(t)
+    num = points_writer()
     prov_title = escape(_("provisional result"))
 
     def result(c: dict[str, Any], board: int | None, provisional: bool) -> str:
@@ -154,6 +155,7 @@ def pairings_table(t: Tournament, number: int) -> tuple[SafeString, bool]:
     player_url = _player_url(t)
     game_url = reverse("games:pairing", args=[0, 1]).replace("/0/1/", "/{}/{}/")
     confirmation = t.two_person_confirmation
+    num = points_writer()
     game_2 = escape(_("game 2"))
     white, black = escape(_("White")), escape(_("Black"))
     prov_title = escape(_("provisional: awaiting confirmation"))

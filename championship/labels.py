@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.utils.formats import get_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
@@ -16,12 +18,23 @@ def num(value: object) -> str:
     return f"{float(value):.2f}".rstrip("0").rstrip(".")  # type: ignore[arg-type]
 
 
-def shown(value: object) -> str:
+def points_writer() -> Callable[[object], str]:
     """Points as a page shows them, in the page's language: "1.5" in English, "1,5" in
     Russian — the decimal separator floatformat writes too, so that every page of one
-    language writes points one way. ``value`` a number or a ``num()`` text."""
-    text = value if isinstance(value, str) else num(value)
-    return text.replace(".", str(get_format("DECIMAL_SEPARATOR")))
+    language writes points one way. The writer takes a number or a ``num()`` text; made once
+    per table (the language looked up once, not for each of thousands of cells)."""
+    separator = str(get_format("DECIMAL_SEPARATOR"))
+
+    def write(value: object) -> str:
+        text = value if isinstance(value, str) else num(value)
+        return text.replace(".", separator) if "." in text else text
+
+    return write
+
+
+def shown(value: object) -> str:
+    """One number as ``points_writer()`` writes it."""
+    return points_writer()(value)
 
 
 #: Tie-break key → (full name, what it counts), shown in the legend under the standings.
