@@ -209,6 +209,15 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
             "description": forms.Textarea(attrs={"rows": 3}),
             "description_ru": forms.Textarea(attrs={"rows": 3}),
         }
+        # Django's own "<model> with this <field label> already exists." reads badly with a
+        # field label in lower case mid-sentence (and in Russian does not decline it).
+        error_messages = {
+            "slug": {
+                "unique": gettext_lazy(
+                    "Another tournament already has this web address: choose another one."
+                )
+            }
+        }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

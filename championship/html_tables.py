@@ -12,8 +12,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from . import manager, selectors, tables
-from .labels import BYE_NAMES, PROVISIONAL, num, tiebreak_name
-from .models import TERMINATION_NAMES, Tournament
+from .labels import BYE_NAMES, PROVISIONAL, points_writer, tiebreak_name
+from .models import RESULTS, TERMINATION_NAMES, Tournament
 from .pairing import TIEBREAKS
 from .selectors import Marks
 
@@ -57,6 +57,7 @@ def standings_body(
     upto: int | None = None,
 ) -> SafeString:
     marks = marks or Marks()
+    num = points_writer()
     url = _player_url(t) if t is not None else ""
     provisional: dict[int, set[int]] = {}
     for rnd, sno in marks.provisional:
@@ -108,6 +109,7 @@ def crosstable_table(t: Tournament) -> SafeString:
     game_url = reverse("games:pairing", args=[0, 1]).replace("/0/", "/{}/")
     player_url = _player_url(t)
     marks = tables.marks(t)
+    num = points_writer()
     prov_title = escape(_("provisional result"))
 
     def result(c: dict[str, Any], board: int | None, provisional: bool) -> str:
@@ -151,8 +153,11 @@ def pairings_table(t: Tournament, number: int) -> tuple[SafeString, bool]:
     before = tables.points_before(t, number)
     bye_points = manager.points_system(t).table
     player_url = _player_url(t)
+    game_url = reverse("games:pairing", args=[0, 1]).replace("/0/1/", "/{}/{}/")
     confirmation = t.two_person_confirmation
+    num = points_writer()
     game_2 = escape(_("game 2"))
+    white, black = escape(_("White")), escape(_("Black"))
     prov_title = escape(_("provisional: awaiting confirmation"))
     any_provisional = False
 
@@ -163,7 +168,7 @@ def pairings_table(t: Tournament, number: int) -> tuple[SafeString, bool]:
             str(p.number or ""),
             name,
             str(p.rating or ""),
-            before.get(p.number or 0, ""),
+            num(before.get(p.number or 0, "")),
         )
 
     out = []
@@ -172,12 +177,15 @@ def pairings_table(t: Tournament, number: int) -> tuple[SafeString, bool]:
         if b.black is None:
             code = b.bye or "U"
             out.append(
-                f'<tr class="bye-row"><td class="text-end">{b.number}</td>'
-                f'<td class="text-end">{w_no}</td><td class="pname">{w_name}</td>'
-                f'<td class="text-end">{w_rating}</td><td class="text-end">{w_before}</td>'
-                f'<td class="text-center result"><strong>{num(bye_points.get(code, 0))}</strong></td>'
-                f'<td></td><td class="pname text-muted fst-italic">{escape(BYE_NAMES.get(code, ""))}</td>'
-                "<td></td><td></td></tr>"
+                f'<tr class="bye-row"><td class="text-end c-bd">{b.number}</td>'
+                f'<td class="text-end c-no">{w_no}</td>'
+                f'<td class="pname c-w" data-label="{white}">{w_name}</td>'
+                f'<td class="text-end c-rtg">{w_rating}</td>'
+                f'<td class="text-end c-wpts">{w_before}</td>'
+                f'<td class="text-center result c-res"><strong>{num(bye_points.get(code, 0))}</strong></td>'
+                f'<td class="c-bpts"></td><td class="pname c-b text-muted fst-italic">'
+                f"{escape(BYE_NAMES.get(code, ''))}</td>"
+                '<td class="c-rtg"></td><td class="c-no"></td></tr>'
             )
             continue
         b_no, b_name, b_rating, b_before = side(b.black)
@@ -186,8 +194,11 @@ def pairings_table(t: Tournament, number: int) -> tuple[SafeString, bool]:
             text = '<div class="small">' if i else "<div>"
             if i:
                 text += f'<span class="text-muted">{game_2}:</span> '
+            shown = f"<strong>{score(g.result)}</strong>" if g.result else "–"
+            if g.has_sheet:  # the game's own page: its replay, or the game followed live
+                shown = f'<a href="{game_url.format(b.board_id, g.number)}">{shown}</a>'
             if g.result:
-                text += f"<strong>{score(g.result)}</strong>"
+                text += shown
                 if g.termination:
                     ended = escape(str(TERMINATION_NAMES.get(g.termination, g.termination)))
                     text += f' <span class="small text-muted termination">({ended})</span>'
@@ -195,23 +206,42 @@ def pairings_table(t: Tournament, number: int) -> tuple[SafeString, bool]:
                     any_provisional = True
                     text += f' <span class="prov" title="{prov_title}">{PROVISIONAL}</span>'
             else:
-                text += "–"
+                text += shown
             cells.append(text + "</div>")
         out.append(
-            f'<tr><td class="text-end">{b.number}</td>'
-            f'<td class="text-end">{w_no}</td><td class="pname">{w_name}</td>'
-            f'<td class="text-end">{w_rating}</td><td class="text-end">{w_before}</td>'
-            f'<td class="text-center result">{"".join(cells) or "–"}</td>'
-            f'<td>{b_before}</td><td class="pname">{b_name}</td>'
-            f'<td class="text-end">{b_rating}</td><td class="text-end">{b_no}</td></tr>'
+            f'<tr><td class="text-end c-bd">{b.number}</td>'
+            f'<td class="text-end c-no">{w_no}</td>'
+            f'<td class="pname c-w" data-label="{white}">{w_name}</td>'
+            f'<td class="text-end c-rtg">{w_rating}</td><td class="text-end c-wpts">{w_before}</td>'
+            f'<td class="text-center result c-res">{"".join(cells) or "–"}</td>'
+            f'<td class="c-bpts">{b_before}</td>'
+            f'<td class="pname c-b" data-label="{black}">{b_name}</td>'
+            f'<td class="text-end c-rtg">{b_rating}</td><td class="text-end c-no">{b_no}</td></tr>'
         )
     return mark_safe("".join(out)), any_provisional  # noqa: S308 - values escaped or numbers
+
+
+def _result_choice(pk: int, chosen: str, aria: str, sheet: str) -> str:
+    """A game's result as a row of buttons (radio buttons: one tap each, no list to open);
+    "–" clears it. ``sheet``: the move sheet's own result and termination, if decided (the
+    page's script proposes its termination)."""
+    options = [("", "–"), *RESULTS]
+    buttons = "".join(
+        f'<input type="radio" class="btn-check" name="result-{pk}" id="result-{pk}-{i}" '
+        f'value="{escape(value)}" autocomplete="off"{" checked" if value == chosen else ""}>'
+        f'<label class="btn btn-outline-primary" for="result-{pk}-{i}">{escape(text)}</label>'
+        for i, (value, text) in enumerate(options)
+    )
+    return (
+        f'<div class="btn-group btn-group-sm result-choice" role="radiogroup" data-result '
+        f'data-sheet="{escape(sheet)}" aria-label="{escape(aria)}">{buttons}</div>'
+    )
 
 
 def results_form_rows(t: Tournament, boards: list[Any]) -> SafeString:
     """Rows HTML of the organisers' results table of a published round (a 250-board round is
     about 20,000 template nodes otherwise). ``boards`` carry ``game_rows`` with their chosen
-    ``result_options``/``termination_options`` and ``conflict``, and ``open``/``unconfirmed``
+    ``result_chosen``/``termination_options`` and ``conflict``, and ``open``/``unconfirmed``
     (organiser_views._round_page)."""
     two = t.games_per_pairing == 2
     sheet_url = reverse("games:board_game", args=[0, 1]).replace("/0/1/", "/{}/{}/")
@@ -269,11 +299,11 @@ def results_form_rows(t: Tournament, boards: list[Any]) -> SafeString:
                     f'<div class="small">{label["now"]}: {escape(current)} '
                     f"{escape(g.conflict.get_termination_display())}</div>"
                 )
+            sheet = f"{g.sheet_result} {g.sheet_termination}" if g.sheet_result else ""
             row.append(
                 f'<td data-label="{label["result"] if g.number == 1 else label["game2"]}"{warn}>'
                 f'<div><input type="hidden" name="version-{g.pk}" value="{g.version}">'
-                f'<select class="form-select form-select-sm" name="result-{g.pk}" data-result '
-                f'aria-label="{escape(result_aria)}">{g.result_options}</select>{now}</div></td>'
+                f"{_result_choice(g.pk, g.result_chosen, result_aria, sheet)}{now}</div></td>"
                 f'<td data-label="{label["termination"]}"{warn}>'
                 f'<select class="form-select form-select-sm" name="termination-{g.pk}" '
                 f'data-termination aria-label="{escape(termination_aria)}">'

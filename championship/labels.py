@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from django.utils.formats import get_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
@@ -10,9 +13,28 @@ from .pairing import TIEBREAKS
 
 
 def num(value: object) -> str:
-    """Points as the tables write them: 1.5 → "1.5", 2.0 → "2", 10.75 → "10.75" (like
-    floatformat:"-2")."""
+    """Points as the tables and the exports write them: 1.5 → "1.5", 2.0 → "2", 10.75 →
+    "10.75" (like floatformat:"-2"); the same in every language (cached tables, files)."""
     return f"{float(value):.2f}".rstrip("0").rstrip(".")  # type: ignore[arg-type]
+
+
+def points_writer() -> Callable[[object], str]:
+    """Points as a page shows them, in the page's language: "1.5" in English, "1,5" in
+    Russian — the decimal separator floatformat writes too, so that every page of one
+    language writes points one way. The writer takes a number or a ``num()`` text; made once
+    per table (the language looked up once, not for each of thousands of cells)."""
+    separator = str(get_format("DECIMAL_SEPARATOR"))
+
+    def write(value: object) -> str:
+        text = value if isinstance(value, str) else num(value)
+        return text.replace(".", separator) if "." in text else text
+
+    return write
+
+
+def shown(value: object) -> str:
+    """One number as ``points_writer()`` writes it."""
+    return points_writer()(value)
 
 
 #: Tie-break key → (full name, what it counts), shown in the legend under the standings.

@@ -20,7 +20,14 @@ from django.views.decorators.http import require_POST
 from common.permissions import organiser_required
 
 from . import forms, html_tables, jobs, pairing_text, selectors, services
-from .models import RESULTS, TERMINATIONS, RequestedBye, ResultChange, Round, Tournament
+from .models import (
+    TERMINATIONS,
+    GameResult,
+    RequestedBye,
+    ResultChange,
+    Round,
+    Tournament,
+)
 from .tasks import pair_round_task
 
 PERM = "championship.change_tournament"
@@ -73,6 +80,15 @@ def _dashboard_page(
     entrants = list(t.entrants.order_by("starting_number", "name"))
     rounds = list(t.round_set.order_by("number"))
     status_now = _job_status(t)
+    last = rounds[-1] if rounds else None
+    all_paired = last is not None and last.number >= t.rounds
+    finish_hint = (
+        all_paired
+        and last is not None
+        and last.status == Round.Status.PUBLISHED
+        and t.status != Tournament.Status.FINISHED
+        and not GameResult.objects.filter(board__round=last, result="").exists()
+    )
     return render(
         request,
         "championship/manage_dashboard.html",
@@ -86,6 +102,8 @@ def _dashboard_page(
             "checked_in": sum(1 for e in entrants if e.checked_in),
             "withdrawn": sum(1 for e in entrants if e.withdrawn_after is not None),
             "byes": RequestedBye.objects.filter(entrant__tournament=t).count(),
+            "all_paired": all_paired,
+            "finish_hint": finish_hint,
         },
         status=status,
     )
@@ -186,6 +204,8 @@ def pair_next(request: HttpRequest, slug: str) -> HttpResponse:
             request,
             _("Round %(n)d is paired as a draft: check it, then publish it.") % {"n": job["round"]},
         )
+        # The next step is on the draft's page: check it, publish it.
+        return redirect("championship:round_manage", slug=slug, number=job["round"])
     elif job["state"] in ("queued", "running"):
         messages.info(request, _("Pairing the next round: its progress is shown below."))
     return redirect("championship:dashboard", slug=slug)
@@ -301,15 +321,26 @@ HISTORY_ACTIONS = {
     "correct": pgettext_lazy("result history", "corrected"),
     "clear": pgettext_lazy("result history", "cleared"),
     "confirm": pgettext_lazy("result history", "confirmed"),
+    "players": pgettext_lazy("result history", "confirmed by both players"),
 }
+#: An action the history does not know by name (never its raw key on the page).
+HISTORY_OTHER = pgettext_lazy("result history", "changed")
 
 
 def _history_text(text: str) -> str:
     """A result as the history stores it (``1-0 resign``) in words: ``1-0 (resign)``."""
     if not text:
-        return "–"
+        return ""
     result, _space, termination = text.partition(" ")
     return services.describe(result, termination)
+
+
+def _history_change(old: str, new: str) -> str:
+    """What changed: ``old → new`` for a correction, else the one result there is."""
+    old_text, new_text = _history_text(old), _history_text(new)
+    if old_text and new_text and old_text != new_text:
+        return f"{old_text} → {new_text}"
+    return new_text or old_text
 
 
 def _round_page(
@@ -326,7 +357,6 @@ def _round_page(
     ``confirm_delete`` asks whether to delete the draft."""
     t = rnd.tournament
     boards = list(rnd.boards.select_related("white", "black").order_by("number"))
-    results = _option_sets(RESULTS)
     terminations = _option_sets(TERMINATIONS)
     games = selectors.board_results(boards)
     draft = rnd.status == Round.Status.DRAFT
@@ -343,7 +373,7 @@ def _round_page(
         b.game_rows = games.get(b.pk, [])  # type: ignore[attr-defined]
         for g in b.game_rows:  # type: ignore[attr-defined]
             result, termination = typed.get(g.pk, (g.result, g.termination))
-            g.result_options = results.get(result, results[""])
+            g.result_chosen = result
             g.termination_options = terminations.get(termination, terminations[""])
             g.conflict = conflicts.get(g.pk)
         b.open = any(not g.result for g in b.game_rows)  # type: ignore[attr-defined]
@@ -355,9 +385,8 @@ def _round_page(
         )[:50]
     )
     for change in history:
-        change.what = HISTORY_ACTIONS.get(change.action, change.action)  # type: ignore[attr-defined]
-        change.old_text = _history_text(change.old)  # type: ignore[attr-defined]
-        change.new_text = _history_text(change.new)  # type: ignore[attr-defined]
+        change.what = HISTORY_ACTIONS.get(change.action, HISTORY_OTHER)  # type: ignore[attr-defined]
+        change.change = _history_change(change.old, change.new)  # type: ignore[attr-defined]
     return render(
         request,
         "championship/manage_round.html",
@@ -369,6 +398,25 @@ def _round_page(
             "warnings": warnings,
             "history": history,
             "confirm_delete": confirm_delete,
+            "manage_page": "round",
+            **_next_step(t, rnd, boards),
         },
         status=status,
     )
+
+
+def _next_step(t: Tournament, rnd: Round, boards: list[Any]) -> dict[str, Any]:
+    """What the round page offers after its results: pairing the next round (from the latest
+    published round of a tournament with rounds left), or finishing the tournament (after
+    the last round, every result in)."""
+    latest = (
+        rnd.status == Round.Status.PUBLISHED
+        and not t.round_set.filter(number__gt=rnd.number).exists()
+    )
+    all_in = not any(getattr(b, "open", False) for b in boards if b.black is not None)
+    running = t.status != Tournament.Status.FINISHED
+    return {
+        "can_pair_next": running and latest and rnd.number < t.rounds,
+        "results_in": all_in,
+        "finish_hint": running and latest and rnd.number >= t.rounds and all_in,
+    }

@@ -12,6 +12,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
+from . import labels
 from .pairing import PairingError
 
 NOTES = {
@@ -114,7 +115,7 @@ def number(text: str) -> str:
     whole, half = divmod(value, 1)
     shown = (str(whole) if whole or not half else "") + ("½" if half == Fraction(1, 2) else "")
     if half and half != Fraction(1, 2):
-        shown = f"{float(value):g}"
+        shown = labels.shown(f"{float(value):g}")
     return shown or "0"
 
 

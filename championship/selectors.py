@@ -238,6 +238,7 @@ class PairingGame:
     result: str
     termination: str
     confirmed: bool
+    has_sheet: bool = False
 
 
 @dataclass(frozen=True)
@@ -249,6 +250,7 @@ class PairingRow:
     black: PairingSide | None
     bye: str
     games: tuple[PairingGame, ...]
+    board_id: int = 0
 
 
 def pairing_rows(t: Tournament, number: int) -> list[PairingRow]:
@@ -281,10 +283,12 @@ def pairing_rows(t: Tournament, number: int) -> list[PairingRow]:
             board__round__status=Round.Status.PUBLISHED,
         )
         .order_by("board_id", "number")
-        .values_list("board_id", "number", "result", "termination", "confirmed")
+        .values_list("board_id", "number", "result", "termination", "confirmed", "has_sheet")
     )
-    for board_id, game, result, termination, confirmed in found:
-        games.setdefault(board_id, []).append(PairingGame(game, result, termination, confirmed))
+    for board_id, game, result, termination, confirmed, sheet in found:
+        games.setdefault(board_id, []).append(
+            PairingGame(game, result, termination, confirmed, sheet)
+        )
     return [
         PairingRow(
             number=n,
@@ -292,6 +296,7 @@ def pairing_rows(t: Tournament, number: int) -> list[PairingRow]:
             black=None if b is None else PairingSide(b, b_no, b_name, b_rating),
             bye=bye or "",
             games=tuple(games.get(pk, ())),
+            board_id=pk,
         )
         for pk, n, bye, w, w_no, w_name, w_rating, b, b_no, b_name, b_rating in boards
     ]

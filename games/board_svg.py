@@ -120,7 +120,8 @@ def board(state: State, *, numbering: str = WHITE, label: str = "") -> SafeStrin
     """The whole board of a position as an inline SVG element."""
     return mark_safe(  # noqa: S308 — built from numbers and an escaped label only
         f'<svg class="nardy-board" viewBox="-4 {-2 * LABEL} {W + 8} {H + 4 * LABEL}" role="img" '
-        f'aria-label="{escape(label)}" data-height="{H}" xmlns="http://www.w3.org/2000/svg">'
+        f'aria-label="{escape(label)}" data-height="{H}" '
+        f'data-geometry="{PW},{BARW},{M},{H},{DEPTH},{R}" xmlns="http://www.w3.org/2000/svg">'
         f"<title>{escape(label)}</title>"
         f'<g class="board-body">'
         f'<rect class="felt" x="0" y="0" width="{W}" height="{H}" rx="6"/>'

@@ -135,6 +135,9 @@ def game_context(game: Game, turns: list[Turn], eg: EngineGame | None = None) ->
         ),
         "clock": clock,
         "tournament": game.board.round.tournament if game.board else None,
+        # The position as counts per point (each side in its own numbering, 25 the bar): the
+        # click entry moves the checkers on the board as the steps are clicked.
+        "position": {"white": list(state.white), "black": list(state.black)},
     }
 
 

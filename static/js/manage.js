@@ -1,4 +1,5 @@
-// Organiser pages: follow the pairing task's progress; keyboard shortcuts in result entry.
+// Organiser pages: follow the pairing task's progress (and open the round paired); result
+// entry with one tap per game (the usual termination proposed) and keyboard shortcuts.
 (function () {
   var box = document.querySelector("[data-status-url]");
   if (box) {
@@ -10,7 +11,10 @@
         .then(function (s) {
           if (bar && s.percent !== undefined) { bar.style.width = s.percent + "%"; bar.setAttribute("aria-valuenow", s.percent); bar.textContent = s.percent + "%"; }
           if (text && s.text !== undefined) text.textContent = s.text;
-          if (s.state === "done" || s.state === "error" || s.state === "failed" || s.state === "idle") { clearInterval(timer); window.location.reload(); }
+          if (s.state === "done" && s.round && box.getAttribute("data-round-base")) {
+            clearInterval(timer);
+            window.location.href = box.getAttribute("data-round-base") + s.round + "/";
+          } else if (s.state === "done" || s.state === "error" || s.state === "failed" || s.state === "idle") { clearInterval(timer); window.location.reload(); }
         })
         .catch(function () {});
     }, 1000);
@@ -41,16 +45,38 @@
     // Enter in the search box must not send the form.
     textBox.addEventListener("keydown", function (e) { if (e.key === "Enter") e.preventDefault(); });
   }
-  // In the results table, typing 1, 0 or = in a result box picks the result and moves on.
-  document.querySelectorAll("select[data-result]").forEach(function (select) {
-    select.addEventListener("keydown", function (e) {
+  // In the results table a result is one tap (a row of radio buttons). A result chosen
+  // proposes the usual termination while none is chosen: the move sheet's own when it has the
+  // same result, else a win at home, a draw with the cards used up, 0-0 by forfeit. On a
+  // result, the keys 1, 0 and = choose it and move on to the termination.
+  var USUAL = { "1-0": "home", "0-1": "home", "1/2-1/2": "cards", "0-0": "forfeit" };
+  document.querySelectorAll("[data-result]").forEach(function (group) {
+    var cell = group.closest("td");
+    var termination = cell && cell.nextElementSibling ? cell.nextElementSibling.querySelector("select[data-termination]") : null;
+    var sheet = (group.getAttribute("data-sheet") || "").split(" ");
+    // The terminations a result allows (games/engine/vocabulary.py consistent()).
+    function fits(result, t) {
+      if (result === "0-0") return t === "forfeit";
+      if (t === "cards" || t === "agreement") return result === "1/2-1/2";
+      if (t === "home" || t === "blocked" || t === "resign" || t === "forfeit") return result !== "1/2-1/2";
+      return true;
+    }
+    function propose(result) {
+      if (!termination) return;
+      if (!result) { termination.value = ""; return; }
+      if (termination.value && fits(result, termination.value)) return;
+      termination.value = sheet[0] === result && sheet[1] ? sheet[1] : (USUAL[result] || "");
+    }
+    group.addEventListener("change", function (e) { propose(e.target.value); });
+    group.addEventListener("keydown", function (e) {
       var map = { "1": "1-0", "0": "0-1", "=": "1/2-1/2", "5": "1/2-1/2" };
-      if (map[e.key]) {
-        select.value = map[e.key];
-        e.preventDefault();
-        var next = select.closest("tr").querySelector("select[data-termination]");
-        if (next) next.focus();
-      }
+      if (!map[e.key]) return;
+      var radio = group.querySelector("input[value='" + map[e.key] + "']");
+      if (!radio) return;
+      e.preventDefault();
+      radio.checked = true;
+      propose(radio.value);
+      if (termination) termination.focus();
     });
   });
 })();

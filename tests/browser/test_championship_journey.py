@@ -58,7 +58,7 @@ def test_organiser_runs_rounds_and_spectator_sees_standings_change(
     assert org.locator("tr[data-board]:visible").count() == 2
     boards = list(Board.objects.filter(round__tournament=t, round__number=1).order_by("number"))
     for g in GameResult.objects.filter(board__in=boards):
-        org.select_option(f"select[name=result-{g.pk}]", "1-0")
+        org.click(f"[data-result] input[name=result-{g.pk}][value='1-0'] + label")
         org.select_option(f"select[name=termination-{g.pk}]", "home")
     click_to(org, "text=Save results")
     assert "2 result(s) saved" in org.inner_text("main")

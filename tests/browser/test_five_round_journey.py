@@ -143,7 +143,7 @@ def test_a_five_round_swiss_on_the_organiser_pages_only(live_server: Any, browse
                 result, termination = "0-0", "forfeit"  # neither came: both lose
             else:
                 result, termination = RESULTS[(board.number + number) % len(RESULTS)]
-            page.select_option(f"select[name=result-{game.pk}]", result)
+            page.click(f"[data-result] input[name=result-{game.pk}][value='{result}'] + label")
             page.select_option(f"select[name=termination-{game.pk}]", termination)
             white, black = board.white.name, board.black.name
             if result == "1-0":

@@ -112,7 +112,7 @@ def test_round_page_and_pairing_controls_fit_the_screen(
             assert not cut, (name, cut[:5])
             if name == "results":
                 assert page.locator("[data-provisional]").count() == 2
-                assert page.locator("select[data-result]").count() == 6
+                assert page.locator("[data-result]").count() == 6
         # The delete question of the draft fits too.
         page.goto(live_server.url + urls["draft"])
         with page.expect_navigation():

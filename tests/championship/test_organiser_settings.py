@@ -210,3 +210,26 @@ def test_registration_opens_and_closes_on_its_dates() -> None:
             assert t.registration_is_open is open_, day
             html = Client().get(url).content.decode()
             assert ('name="email"' in html) is open_, day
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("en", "Another tournament already has this web address: choose another one."),
+        ("ru", "Этот адрес уже занят другим турниром: выберите другой."),
+    ],
+)
+def test_a_web_address_taken_is_refused_in_words_not_with_the_fields_label(
+    language: str, message: str
+) -> None:
+    """Django's own message ("Tournament with this Адрес (slug) already exists.") put the
+    field's label mid-sentence, wrongly cased and undeclined."""
+    make(slug="spring")
+    org, _user = organiser_client()
+    org.cookies["django_language"] = language
+    response = org.post("/manage/new/", {**NEW, "slug": "spring"})
+    assert response.status_code == 400  # refused, the form shown again
+    html = response.content.decode()
+    assert message in html
+    assert "already exists" not in html and "уже существует" not in html
+    assert Tournament.objects.filter(slug="spring").count() == 1

@@ -262,9 +262,15 @@ def test_the_results_form_shows_each_boards_values_chosen(organiser_client: Clie
         select = re.search(rf'<select[^>]*name="{name}".*?</select>', html, re.S).group(0)
         return re.findall(r'<option value="([^"]*)" selected>', select)
 
-    assert chosen(f"result-{games[0].pk}") == ["0-1"]
+    def checked(name: str) -> list[str]:
+        """The result is a row of radio buttons (one tap each)."""
+        return re.findall(
+            rf'<input type="radio"[^>]*name="{name}"[^>]*value="([^"]*)"[^>]* checked>', html
+        )
+
+    assert checked(f"result-{games[0].pk}") == ["0-1"]
     assert chosen(f"termination-{games[0].pk}") == ["time"]
-    assert chosen(f"result-{games[1].pk}") == [] and chosen(f"termination-{games[1].pk}") == []
+    assert checked(f"result-{games[1].pk}") == [""] and chosen(f"termination-{games[1].pk}") == []
     assert f'data-board="{boards[1].number}"' in html
     row = re.search(rf'<tr data-board="{boards[1].number}"[^>]*>', html).group(0)
     assert "data-open" in row  # the "only boards without a result" filter finds it
@@ -354,7 +360,7 @@ def test_organiser_pairs_publishes_and_enters_results(organiser_client: Client) 
     assert response.status_code == 409
     html = response.content.decode()
     assert "Someone else changed this result" in html
-    assert '<option value="0-1" selected>' in html and "table-warning" in html
+    assert 'value="0-1" autocomplete="off" checked>' in html and "table-warning" in html
     assert all(g.result == "1-0" for g in GameResult.objects.filter(board__round=rnd))
     # Next round, and an impossible request: pairing a third round of two.
     organiser_client.post("/t/o/manage/pair/")
@@ -395,7 +401,8 @@ def test_a_players_page_shows_the_mini_match_of_two_games(client: Client) -> Non
     for entrant in (board.white, board.black):
         html = client.get(f"/t/mm/players/{entrant.pk}/").content.decode()
         row = re.search(r"<tbody>.*?</tbody>", html, re.S).group(0)
-        assert "<td><strong>½</strong> <span" in row, row  # not game 1's result alone
+        # Not game 1's result alone.
+        assert '<td data-label="Result"><strong>½</strong> <span' in row, row
         assert f"({escape(labels['home'])}; {escape(labels['blocked'])})" in row, row
 
 

@@ -266,7 +266,7 @@ def test_the_results_table_offers_a_double_forfeit_and_marks_provisional_results
     game = GameResult.objects.get(board=board)
     client = organiser("org")
     html = client.get("/t/t/manage/round/1/").content.decode()
-    assert '<option value="0-0">0-0</option>' in html and 'value="adjudication"' in html
+    assert 'value="0-0" autocomplete="off">' in html and 'value="adjudication"' in html
     r = client.post(
         "/t/t/manage/round/1/",
         {

@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from championship.apps import ORGANISERS_GROUP, ensure_organisers_group
 from championship.models import Tournament
+from championship.services import tournament_changed
 from games import analysis
 from games.demo import create_running_swiss
 from games.models import Game
@@ -128,6 +129,9 @@ class Command(BaseCommand):
             t = create_running_swiss(
                 slug="demo-swiss", players=24, rounds=5, name="Toronto Autumn Open (demo)"
             )
+            # Its Russian name, shown on every page in Russian (the files keep the English one).
+            Tournament.objects.filter(pk=t.pk).update(name_ru="Осенний турнир Торонто (демо)")
+            tournament_changed(t.pk)  # the pages kept so far knew only the English name
             self.stdout.write(self.style.SUCCESS(f"Running Swiss ready at /t/{t.slug}/"))
             self.analyse_some(t)
 
