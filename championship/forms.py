@@ -407,6 +407,7 @@ class RoundStartsForm(forms.Form):
     def __init__(self, *args: Any, rounds: int, zone: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.rounds, self.zone = rounds, zone
+        self._starts: dict[int, datetime | None] = {}
         for n in range(1, rounds + 1):
             self.fields[f"day_{n}"] = forms.DateField(
                 label=gettext_lazy("Round %(n)d, day") % {"n": n},
@@ -418,8 +419,7 @@ class RoundStartsForm(forms.Form):
                 required=False,
                 widget=TimeInput(),
             )
-        _bootstrap(self)
-        self._starts: dict[int, datetime | None] = {}
+        _bootstrap(self)  # reads the errors: a bound form is cleaned here already
 
     def rows(self) -> list[tuple[int, forms.BoundField, forms.BoundField]]:
         return [(n, self[f"day_{n}"], self[f"time_{n}"]) for n in range(1, self.rounds + 1)]

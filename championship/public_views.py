@@ -263,7 +263,7 @@ def entrant_lines(t: Tournament, entrant: Entrant) -> list[dict[str, Any]]:
                 "opponent": opponent,
                 "colour": "w" if white else "b",
                 "score": RESULT_SYMBOLS.get(pair[0 if white else 1] or "*", ""),
-                "decided": bool(pair[0 if white else 1]),
+                "decided": (pair[0 if white else 1] or "*") != "*",
                 "terminations": [str(g.get_termination_display()) for g in played if g.termination],
                 "games": [g.number for g in played if g.has_sheet],
                 "provisional": (b.round.number, entrant.starting_number) in provisional,
