@@ -105,6 +105,13 @@ def _context(request: HttpRequest, reg: Registration, token: str) -> dict[str, A
         "refusal": services.self_check_in_refusal(reg, window),
         "checked_in": entrant is not None and entrant.checked_in,
         "withdrawn_after": entrant.withdrawn_after if entrant is not None else None,
+        # Once round 1 is under way, a player checked in needs no check-in card any more.
+        "checked_in_and_started": (
+            entrant is not None
+            and entrant.checked_in
+            and bool(rows)
+            and rows[0].status == Round.Status.PUBLISHED
+        ),
         "lines": lines,
         "current": current,
         "current_starts": starts.get(current["round"]) if current else None,

@@ -106,7 +106,8 @@ class CheckIn(Enum):
     NO_TIME = "no_time"  # round 1 has no start yet, so there is no window
     NOT_YET = "not_yet"
     OPEN = "open"
-    CLOSED = "closed"  # the cut-off has passed, or round 1 is under way
+    CLOSED = "closed"  # the cut-off has passed
+    STARTED = "started"  # round 1 is published: its field is set
 
 
 @dataclass(frozen=True)
@@ -139,7 +140,9 @@ def check_in_window(
         return Window(CheckIn.NO_TIME)
     opens = after(round_one, -opens_minutes)
     closes = after(round_one, -closes_minutes)
-    if round_one_published or now >= closes:
+    if round_one_published:
+        return Window(CheckIn.STARTED, opens, closes)
+    if now >= closes:
         return Window(CheckIn.CLOSED, opens, closes)
     if now < opens:
         return Window(CheckIn.NOT_YET, opens, closes, next_change=opens)

@@ -108,10 +108,10 @@ def check_in_window(
 
 def check_in_times(t: Tournament, rows: list[ScheduleRow]) -> tuple[datetime, datetime] | None:
     """When the players' own check-in opens and closes (the cut-off), from round 1's start
-    (None: round 1 has no time, or the organisers check everyone in). No "now" in it: the
-    public pages that show it are kept whole."""
+    (None: round 1 has no time or is published, or the organisers check everyone in). No
+    "now" in it: the public pages that show it are kept whole."""
     first = rows[0].starts_at if rows else None
-    if first is None or not t.self_check_in:
+    if first is None or not t.self_check_in or rows[0].status == Round.Status.PUBLISHED:
         return None
     return (
         schedule.after(first, -t.check_in_opens_minutes),

@@ -159,6 +159,11 @@ def self_check_in_refusal(registration: Registration, window: schedule.Window) -
             "time": _time(window.opens, t),
             "day": _day(window.opens, t),
         }
+    if window.state is schedule.CheckIn.STARTED:
+        return _(
+            "Round 1 is under way, so check-in is closed. Please see the arbiter: you can "
+            "still be checked in as a late entry."
+        )
     if window.state is schedule.CheckIn.CLOSED and window.closes is not None:
         return _(
             "Check-in closed at %(time)s (the cut-off before round 1). Please see the "
