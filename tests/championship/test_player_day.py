@@ -310,3 +310,12 @@ def test_a_published_round_s_late_result_keeps_the_page_working(client, day) -> 
     assert Round.objects.filter(tournament=t).count() == 2
     for reg in players:
         assert get(client, page_url(reg)).status_code == 200
+
+
+def test_a_moved_round_shows_at_once_on_the_kept_public_page(client, day) -> None:  # type: ignore[no-untyped-def]
+    t, _players, _anna = day
+    overview = reverse("championship:overview", args=[t.slug])
+    assert "3 p.m." in text(get(client, overview))  # kept for spectators now
+    services.round_starts_shift(tournament=t, from_round=3, minutes=30)
+    page = text(get(client, overview))
+    assert "3:30 p.m." in page and 'data-starts-at="2027-03-13T15:30:00-05:00"' in page
