@@ -28,6 +28,7 @@ from common.language import language_from_query
 from registrations import tokens
 from registrations.forms import LostLinkForm
 from registrations.models import Registration
+from registrations.selectors import registration_waiting_position
 
 from . import selectors, services, tables
 from .models import Entrant, Round
@@ -73,7 +74,7 @@ def _current(lines: list[dict[str, Any]], rows: list[selectors.ScheduleRow]) -> 
     return lines[-1]
 
 
-def _context(request: HttpRequest, reg: Registration, token: str) -> dict[str, Any]:
+def _context(reg: Registration, token: str) -> dict[str, Any]:
     t = reg.tournament
     now = timezone.now()
     entrant = Entrant.objects.filter(registration=reg).first()
@@ -123,18 +124,14 @@ def _context(request: HttpRequest, reg: Registration, token: str) -> dict[str, A
         "manage_url": reverse("registrations:manage", args=[manage_token]),
         "withdraw_url": reverse("registrations:withdraw", args=[manage_token]),
         "position": (
-            _waiting_position(reg) if reg.status == Registration.Status.WAITLISTED else None
+            registration_waiting_position(registration=reg)
+            if reg.status == Registration.Status.WAITLISTED
+            else None
         ),
         # The hall's "will you come?" question (issue 22, point 4) goes here:
         # {% include "championship/player/_absence.html" %} when this is true.
         "absence_question": False,
     }
-
-
-def _waiting_position(reg: Registration) -> int:
-    from registrations.selectors import registration_waiting_position
-
-    return registration_waiting_position(registration=reg)
 
 
 @never_cache
@@ -157,7 +154,7 @@ def my_day(request: HttpRequest, slug: str, token: str) -> HttpResponse:
             else:
                 messages.success(request, _("You are checked in. See you at the board!"))
         return redirect("championship:my_day", slug=slug, token=token)
-    return render(request, "championship/player/day.html", _context(request, reg, token))
+    return render(request, "championship/player/day.html", _context(reg, token))
 
 
 @never_cache
