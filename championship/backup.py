@@ -1,4 +1,4 @@
-"""Export one tournament (with its entrants, registrations, rounds, boards, game results and
+"""Export one tournament (with its schedule, entrants, registrations, rounds, boards, game results and
 their history, master-class sessions, and whatever other apps attach to its boards — the move
 sheets) to a JSON file, and restore it into a database that does not have it. Re-exporting a
 restored tournament gives the same bytes: rows are written in a fixed order, with references by
@@ -30,6 +30,7 @@ from .models import (
     RequestedBye,
     ResultChange,
     Round,
+    RoundStart,
     Tournament,
 )
 
@@ -69,6 +70,11 @@ TOURNAMENT_FIELDS = [
     "finished_at",
     "forbid_same_club",
     "two_person_confirmation",
+    "time_zone",
+    "round_minutes",
+    "self_check_in",
+    "check_in_opens_minutes",
+    "check_in_closes_minutes",
     "version",
 ]
 REGISTRATION_FIELDS = [
@@ -92,6 +98,8 @@ ENTRANT_FIELDS = [
     "rating",
     "starting_number",
     "checked_in",
+    "checked_in_by",
+    "checked_in_at",
     "joined_round",
     "withdrawn_after",
 ]
@@ -210,6 +218,10 @@ def export_tournament(t: Tournament) -> str:
                 "first__starting_number", "second__starting_number"
             )
         ],
+        "schedule": [
+            {"number": s.number, "starts_at": _value(s.starts_at), "sequence": s.sequence}
+            for s in t.round_starts.order_by("number")
+        ],
         "rounds": [
             {
                 "number": r.number,
@@ -322,7 +334,7 @@ def restore_tournament(text: str) -> Tournament:
             regs[r["email"]] = Registration.objects.create(tournament=t, **r)
         entrants = {}
         for e in data["entrants"]:
-            fields = {k: e[k] for k in ENTRANT_FIELDS}
+            fields = {k: e[k] for k in ENTRANT_FIELDS if k in e}  # older files lack some
             entrants[e["key"]] = Entrant.objects.create(
                 tournament=t,
                 registration=regs.get(e["registration"]) if e["registration"] else None,
@@ -339,6 +351,13 @@ def restore_tournament(text: str) -> Tournament:
                 second=entrants[f["second"]],
                 kind=f.get("kind", ForbiddenPair.Kind.OTHER),
                 reason=f["reason"],
+            )
+        for start in data.get("schedule", []):
+            RoundStart.objects.create(
+                tournament=t,
+                number=start["number"],
+                starts_at=start["starts_at"],
+                sequence=start["sequence"],
             )
         for r in data["rounds"]:
             rnd = Round.objects.create(

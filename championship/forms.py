@@ -361,3 +361,147 @@ class ConfirmForm(forms.Form):
     """The confirmation step of a destructive action: posted with ``confirm=yes``."""
 
     confirm = forms.ChoiceField(choices=[("yes", "yes")])
+
+
+# The schedule (the organisers' schedule page) -----------------------------------------------
+
+from datetime import date, datetime, time  # noqa: E402
+
+from . import schedule as day_schedule  # noqa: E402
+
+
+class TimeInput(forms.TimeInput):
+    input_type = "time"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(format="%H:%M", **kwargs)
+
+
+class ScheduleSettingsForm(forms.ModelForm):  # type: ignore[type-arg]
+    """The tournament's zone, round length and the players' check-in window."""
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "time_zone",
+            "round_minutes",
+            "self_check_in",
+            "check_in_opens_minutes",
+            "check_in_closes_minutes",
+        ]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        limits = {
+            "round_minutes": (10, 1440),
+            "check_in_opens_minutes": (1, 1440),
+            "check_in_closes_minutes": (0, 1440),
+        }
+        for name, (low, high) in limits.items():
+            f = self.fields[name]
+            f.min_value, f.max_value = low, high  # type: ignore[attr-defined]
+            f.validators += [MinValueValidator(low), MaxValueValidator(high)]
+            f.widget.attrs.update({"min": low, "max": high})
+        self.fields["round_minutes"].widget.attrs["placeholder"] = str(
+            2 * (self.instance.phase1_minutes + self.instance.phase2_minutes) + 15
+        )
+        _bootstrap(self)
+
+
+class RoundStartsForm(forms.Form):
+    """Each round's start as a day and a time on the tournament's clocks (``day_<n>``,
+    ``time_<n>``): both, or neither for a round without a time yet. A time the clocks skip is
+    refused next to the field, and so is a round that starts before an earlier one."""
+
+    def __init__(self, *args: Any, rounds: int, zone: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.rounds, self.zone = rounds, zone
+        self._starts: dict[int, datetime | None] = {}
+        for n in range(1, rounds + 1):
+            self.fields[f"day_{n}"] = forms.DateField(
+                label=gettext_lazy("Round %(n)d, day") % {"n": n},
+                required=False,
+                widget=DateInput(),
+            )
+            self.fields[f"time_{n}"] = forms.TimeField(
+                label=gettext_lazy("Round %(n)d, time") % {"n": n},
+                required=False,
+                widget=TimeInput(),
+            )
+        _bootstrap(self)  # reads the errors: a bound form is cleaned here already
+
+    def rows(self) -> list[tuple[int, forms.BoundField, forms.BoundField]]:
+        return [(n, self[f"day_{n}"], self[f"time_{n}"]) for n in range(1, self.rounds + 1)]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        starts: dict[int, datetime | None] = {}
+        for n in range(1, self.rounds + 1):
+            day: date | None = data.get(f"day_{n}")
+            at: time | None = data.get(f"time_{n}")
+            if f"day_{n}" in self.errors or f"time_{n}" in self.errors:
+                continue
+            if day is None and at is None:
+                starts[n] = None
+            elif day is None:
+                self.add_error(f"day_{n}", _("Give the day too, or clear the time."))
+            elif at is None:
+                self.add_error(f"time_{n}", _("Give the time too, or clear the day."))
+            else:
+                try:
+                    starts[n] = day_schedule.local(day, at, self.zone)
+                except day_schedule.NonexistentTime:
+                    self.add_error(
+                        f"time_{n}",
+                        _(
+                            "%(time)s does not exist on %(day)s in %(zone)s: the clocks go "
+                            "forward that night. Choose a time an hour later."
+                        )
+                        % {"time": at.strftime("%H:%M"), "day": day.isoformat(), "zone": self.zone},
+                    )
+        timed = {n: s for n, s in starts.items() if s is not None}
+        for n in day_schedule.out_of_order(timed):
+            self.add_error(f"time_{n}", _("This round would start before an earlier round."))
+        self._starts = starts
+        return data
+
+    def starts(self) -> dict[int, datetime | None]:
+        return self._starts
+
+
+class SuggestForm(forms.Form):
+    """What a suggested schedule is made from (read from the page's GET form)."""
+
+    first_start = forms.TimeField(
+        label=gettext_lazy("Each day's first round at"), widget=TimeInput(), initial=time(10, 0)
+    )
+    per_day = forms.IntegerField(
+        label=gettext_lazy("Rounds a day"),
+        min_value=1,
+        max_value=MAX_ROUND,
+        required=False,
+        help_text=gettext_lazy("Empty: the rounds spread evenly over the tournament's days."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["per_day"].widget.attrs.update({"min": 1, "max": MAX_ROUND})
+        _bootstrap(self)
+
+
+class ShiftForm(forms.Form):
+    from_round = forms.IntegerField(
+        label=gettext_lazy("From round"), min_value=1, max_value=MAX_ROUND
+    )
+    minutes = forms.IntegerField(
+        label=gettext_lazy("By minutes"),
+        min_value=-1440,
+        max_value=1440,
+        help_text=gettext_lazy("Later rounds move with it; a negative number moves them earlier."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["from_round"].widget.attrs.update({"min": 1, "max": MAX_ROUND})
+        self.fields["minutes"].widget.attrs.update({"min": -1440, "max": 1440, "step": 5})
+        _bootstrap(self)

@@ -128,6 +128,31 @@ class Tournament(models.Model):
         validators=[validate_time_zone],
         help_text=_("The zone of the venue, e.g. America/Toronto."),
     )
+    #: The schedule (docs: README, "The tournament day"): how long a round lasts (spacing of
+    #: suggested starts, the end of each round's calendar event), and the players' own check-in,
+    #: a window before round 1's start that closes at a cut-off.
+    round_minutes = models.PositiveSmallIntegerField(
+        _("round length (minutes)"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "From one round's start to the next one's on the same day. Empty: twice the time "
+            "control plus 15 minutes."
+        ),
+    )
+    self_check_in = models.BooleanField(
+        _("players check themselves in"),
+        default=True,
+        help_text=_("From their own page, during the check-in window before round 1."),
+    )
+    check_in_opens_minutes = models.PositiveSmallIntegerField(
+        _("check-in opens (minutes before round 1)"), default=60
+    )
+    check_in_closes_minutes = models.PositiveSmallIntegerField(
+        _("check-in cut-off (minutes before round 1)"),
+        default=15,
+        help_text=_("After it only the arbiter checks players in (as late entries)."),
+    )
     description = models.TextField(_("description"), blank=True)
     description_ru = models.TextField(
         _("description in Russian"),
@@ -243,8 +268,22 @@ class Tournament(models.Model):
             and self.registration_closes_on < self.registration_opens_on
         ):
             errors["registration_closes_on"] = _("Registration cannot close before it opens.")
+        if (
+            self.check_in_opens_minutes is not None
+            and self.check_in_closes_minutes is not None
+            and self.check_in_closes_minutes >= self.check_in_opens_minutes
+        ):
+            errors["check_in_closes_minutes"] = _(
+                "The cut-off must come after check-in opens: fewer minutes before round 1."
+            )
         if errors:
             raise ValidationError(errors)
+
+    @property
+    def round_length(self) -> int:
+        """Minutes from one round's start to the next one's (``round_minutes``, else twice the
+        time control of one side plus a quarter of an hour)."""
+        return self.round_minutes or 2 * (self.phase1_minutes + self.phase2_minutes) + 15
 
     @property
     def is_finished(self) -> bool:
@@ -284,6 +323,10 @@ class Tournament(models.Model):
 
 
 class Entrant(models.Model):
+    class CheckedInBy(models.TextChoices):
+        ORGANISER = "organiser", _("by an organiser")
+        PLAYER = "player", _("by the player")
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
     registration = models.OneToOneField(
         "registrations.Registration",
@@ -297,6 +340,12 @@ class Entrant(models.Model):
     rating = models.PositiveIntegerField(_("rating"), null=True, blank=True)
     starting_number = models.PositiveIntegerField(_("starting number"), null=True, blank=True)
     checked_in = models.BooleanField(_("checked in"), default=False)
+    #: How and when the check-in was done (the arbiter sees who checked themselves in);
+    #: written with ``checked_in`` by ``services.entrant_check_in``, empty when not checked in.
+    checked_in_by = models.CharField(
+        _("checked in by"), max_length=10, choices=CheckedInBy.choices, blank=True
+    )
+    checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
     joined_round = models.PositiveSmallIntegerField(_("joins at round"), default=1)
     withdrawn_after = models.PositiveSmallIntegerField(
         _("withdrawn after round"),
@@ -412,6 +461,9 @@ class RoundStart(models.Model):
     )
     number = models.PositiveSmallIntegerField(_("round"))
     starts_at = models.DateTimeField(_("starts at"))
+    #: Raised each time ``starts_at`` moves: the SEQUENCE of the round's calendar event
+    #: (RFC 5545), so a calendar that imports the file again updates the event.
+    sequence = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["tournament", "number"]

@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
@@ -22,6 +23,7 @@ from common.permissions import organiser_required
 from . import forms, html_tables, jobs, pairing_text, selectors, services
 from .models import (
     TERMINATIONS,
+    Entrant,
     GameResult,
     RequestedBye,
     ResultChange,
@@ -89,6 +91,8 @@ def _dashboard_page(
         and t.status != Tournament.Status.FINISHED
         and not GameResult.objects.filter(board__round=last, result="").exists()
     )
+    schedule = selectors.schedule_rows(t)
+    now = timezone.now()
     return render(
         request,
         "championship/manage_dashboard.html",
@@ -100,6 +104,14 @@ def _dashboard_page(
             "add_form": add_form,
             "stale": services.stale_draft(t),
             "checked_in": sum(1 for e in entrants if e.checked_in),
+            "checked_in_by_player": sum(
+                1
+                for e in entrants
+                if e.checked_in and e.checked_in_by == Entrant.CheckedInBy.PLAYER
+            ),
+            "next_round": selectors.next_start(schedule, now),
+            "any_time": any(r.starts_at for r in schedule),
+            "window": selectors.check_in_window(t, now=now, rows=schedule),
             "withdrawn": sum(1 for e in entrants if e.withdrawn_after is not None),
             "byes": RequestedBye.objects.filter(entrant__tournament=t).count(),
             "all_paired": all_paired,

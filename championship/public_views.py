@@ -26,7 +26,7 @@ from common.cache import anonymous, page_for, reading
 from common.exports import EXPORT_FORMATS
 from common.responses import version_json
 
-from . import exports, html_tables, manager, selectors, tables
+from . import calendar, exports, html_tables, manager, selectors, tables
 from .labels import BYE_NAMES, PROVISIONAL, RESULT_LEGEND, RESULT_SYMBOLS, tiebreak_name
 from .models import Entrant, Tournament
 from .pairing import TIEBREAKS
@@ -183,7 +183,20 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
     rows = tables.top(t)
     entrants = tables.marks(t).entrants
     top = [{"row": r, "pk": entrants.get(r.number)} for r in rows]
-    return render(request, "championship/t_overview.html", _context(t, "overview", top=top))
+    # The schedule is the same for every visitor (no "now" in it: the page is kept under the
+    # tournament's version; the countdown is the browser's, static/js/countdown.js).
+    schedule = selectors.schedule_rows(t)
+    return render(
+        request,
+        "championship/t_overview.html",
+        _context(
+            t,
+            "overview",
+            top=top,
+            schedule=schedule,
+            check_in_times=selectors.check_in_times(t, schedule),
+        ),
+    )
 
 
 @public_page
@@ -199,12 +212,32 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
 def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     t = _tournament(slug)
     entrant = get_object_or_404(Entrant, tournament=t, pk=pk)
-    games = selectors.entrant_games(t, entrant)
+    lines = entrant_lines(t, entrant)
     rows = {r.number: r for r in tables.standings(t)}
+    return render(
+        request,
+        "championship/t_player.html",
+        _context(
+            t,
+            "players",
+            entrant=entrant,
+            lines=lines,
+            row=rows.get(entrant.starting_number),
+            any_provisional=any(line.get("provisional") for line in lines),
+        ),
+    )
+
+
+def entrant_lines(t: Tournament, entrant: Entrant) -> list[dict[str, Any]]:
+    """An entrant's published rounds as their pages show them (the public player page and the
+    player's own page): board, colour, opponent or bye, the pairing's score, how the games
+    ended, the games with a sheet, whether the result is provisional, the engine's counts.
+    Three queries and the tournament's kept tables, whatever the number of rounds."""
+    games = selectors.entrant_games(t, entrant)
     two = t.games_per_pairing == 2
     results = selectors.board_results(games)
     provisional = tables.marks(t).provisional
-    lines = []
+    lines: list[dict[str, Any]] = []
     for b in games:
         if b.black_id is None:
             lines.append(
@@ -230,24 +263,14 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                 "opponent": opponent,
                 "colour": "w" if white else "b",
                 "score": RESULT_SYMBOLS.get(pair[0 if white else 1] or "*", ""),
+                "decided": (pair[0 if white else 1] or "*") != "*",
                 "terminations": [str(g.get_termination_display()) for g in played if g.termination],
                 "games": [g.number for g in played if g.has_sheet],
                 "provisional": (b.round.number, entrant.starting_number) in provisional,
                 "analysis": _analysis_counts(played, white),
             }
         )
-    return render(
-        request,
-        "championship/t_player.html",
-        _context(
-            t,
-            "players",
-            entrant=entrant,
-            lines=lines,
-            row=rows.get(entrant.starting_number),
-            any_provisional=any(line.get("provisional") for line in lines),
-        ),
-    )
+    return lines
 
 
 def _analysis_counts(played: list[Any], white_in_game_1: bool) -> list[dict[str, int]]:
@@ -324,6 +347,18 @@ def crosstable_page(request: HttpRequest, slug: str) -> HttpResponse:
             ),
         )
     return exports.crosstable(t, tables.crosstable(t), fmt)
+
+
+def schedule_ics(request: HttpRequest, slug: str) -> HttpResponse:
+    """The tournament's schedule as a calendar file to import or subscribe to: one event per
+    round (stable UIDs, a SEQUENCE that rises when a round moves), no personal data."""
+    t = _tournament(slug)
+    page = request.build_absolute_uri(reverse("championship:overview", args=[t.slug]))
+    response = HttpResponse(
+        calendar.tournament_ics(t, url=page), content_type=calendar.CONTENT_TYPE
+    )
+    response["Content-Disposition"] = f'inline; filename="{t.slug}.ics"'
+    return response
 
 
 def trf_export(request: HttpRequest, slug: str) -> HttpResponse:

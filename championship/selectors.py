@@ -12,7 +12,7 @@ from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
-from . import labels, manager
+from . import labels, manager, schedule
 from .models import Board, Entrant, GameResult, Round, Tournament
 from .pairing import Row, TournamentData, standings
 
@@ -61,6 +61,67 @@ def round_starts(t: Tournament) -> dict[int, datetime]:
 def round_start(t: Tournament, number: int) -> datetime | None:
     """The scheduled start of round ``number``, or None when the schedule has no time for it."""
     return t.round_starts.filter(number=number).values_list("starts_at", flat=True).first()
+
+
+@dataclass(frozen=True)
+class ScheduleRow:
+    """One round of the schedule as the pages show it."""
+
+    number: int
+    starts_at: datetime | None
+    #: "published" (its pairings are public), "draft" (paired, not yet published) or "".
+    status: str
+
+
+def schedule_rows(t: Tournament, *, total: int | None = None) -> list[ScheduleRow]:
+    """Rounds 1 to the last (``total``, else the tournament's rounds; a round robin's follow
+    from its field) with their scheduled starts and whether they are paired (two queries, three
+    for a round robin without ``total``)."""
+    starts = round_starts(t)
+    status = dict(t.round_set.values_list("number", "status"))
+    if total is None:
+        field = 0 if t.system == Tournament.System.SWISS else t.entrants.count()
+        total = manager.total_rounds(t, field)
+    last = max([total, *status])
+    return [ScheduleRow(n, starts.get(n), status.get(n, "")) for n in range(1, last + 1)]
+
+
+def check_in_window(
+    t: Tournament, *, now: datetime, rows: list[ScheduleRow] | None = None
+) -> schedule.Window:
+    """The players' own check-in at ``now`` (``rows``: the schedule if read already)."""
+    if rows is None:
+        first = round_start(t, 1)
+        published = t.round_set.filter(number=1, status=Round.Status.PUBLISHED).exists()
+    else:
+        first = rows[0].starts_at if rows else None
+        published = bool(rows) and rows[0].status == Round.Status.PUBLISHED
+    return schedule.check_in_window(
+        enabled=t.self_check_in,
+        round_one=first,
+        opens_minutes=t.check_in_opens_minutes,
+        closes_minutes=t.check_in_closes_minutes,
+        round_one_published=published,
+        now=now,
+    )
+
+
+def check_in_times(t: Tournament, rows: list[ScheduleRow]) -> tuple[datetime, datetime] | None:
+    """When the players' own check-in opens and closes (the cut-off), from round 1's start
+    (None: round 1 has no time or is published, or the organisers check everyone in). No
+    "now" in it: the public pages that show it are kept whole."""
+    first = rows[0].starts_at if rows else None
+    if first is None or not t.self_check_in or rows[0].status == Round.Status.PUBLISHED:
+        return None
+    return (
+        schedule.after(first, -t.check_in_opens_minutes),
+        schedule.after(first, -t.check_in_closes_minutes),
+    )
+
+
+def next_start(rows: list[ScheduleRow], now: datetime) -> ScheduleRow | None:
+    """The first round of the schedule that starts after ``now``."""
+    return next((r for r in rows if r.starts_at is not None and r.starts_at > now), None)
 
 
 def published_rounds(t: Tournament) -> list[int]:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import organiser_setup, organiser_views, public_views
+from . import organiser_setup, organiser_views, player_views, public_views, schedule_views
 
 app_name = "championship"
 
@@ -12,6 +12,10 @@ urlpatterns = [
     path("standings/", public_views.standings_page, name="standings"),
     path("crosstable/", public_views.crosstable_page, name="crosstable"),
     path("export.trf", public_views.trf_export, name="trf"),
+    path("schedule.ics", public_views.schedule_ics, name="schedule_ics"),
+    # The player's own page (a signed link from their registration's e-mails).
+    path("my/<str:token>/", player_views.my_day, name="my_day"),
+    path("my/<str:token>/state.json", player_views.my_day_state, name="my_day_state"),
     path("version.json", public_views.version, name="version"),
     path("manage/", organiser_views.dashboard, name="dashboard"),
     path("manage/pair/", organiser_views.pair_next, name="pair_next"),
@@ -23,6 +27,7 @@ urlpatterns = [
         name="round_pair_again",
     ),
     path("manage/settings/", organiser_setup.tournament_settings, name="settings"),
+    path("manage/schedule/", schedule_views.schedule_page, name="schedule"),
     path("manage/finish/", organiser_setup.tournament_finish, name="finish"),
     path("manage/entrants/", organiser_setup.entrants, name="entrants"),
     path("manage/entrants/<id:pk>/", organiser_setup.entrant_edit, name="entrant_edit"),

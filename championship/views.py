@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from registrations.models import MasterClassSession, Registration
 
+from . import selectors
 from .models import Round, Tournament
 
 
@@ -59,11 +60,14 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         .order_by("number")
         .values_list("number", flat=True)
     )
+    schedule = selectors.schedule_rows(tournament)
     return render(
         request,
         "championship/tournament_detail.html",
         {
             "tournament": tournament,
+            "schedule": schedule,
+            "check_in_times": selectors.check_in_times(tournament, schedule),
             "entrants": entrants,
             "players": tournament.entrants.count(),
             "full": _full(tournament),

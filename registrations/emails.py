@@ -8,6 +8,7 @@ file for a tournament entry or a master-class seat.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlencode
@@ -20,6 +21,9 @@ from django.utils import formats, timezone, translation
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext, gettext_lazy
 
+from championship import schedule
+from championship.models import Tournament
+
 from . import calendar, selectors, tokens
 from .models import Announcement, DigestSubscription, MasterClassSignup, Registration
 
@@ -31,9 +35,19 @@ def absolute(path: str, language: str | None = None) -> str:
     return f"{url}?{urlencode({'lang': language})}" if language else url
 
 
+def player_path(registration: Registration) -> str:
+    """The path of the player's own page of the tournament day (a signed link, no account)."""
+    token = tokens.make_token(tokens.PLAYER, registration.pk, registration.email)
+    return reverse("championship:my_day", args=[registration.tournament.slug, token])
+
+
 def registration_links(registration: Registration) -> dict[str, str]:
     language = registration.language
     return {
+        "player_url": absolute(player_path(registration), language),
+        "schedule_url": absolute(
+            reverse("championship:schedule_ics", args=[registration.tournament.slug])
+        ),
         "confirm_url": absolute(
             reverse(
                 "registrations:confirm",
@@ -80,6 +94,10 @@ class Draft:
     context: dict[str, object]
     #: (file name, maker) of the calendar file to attach, if any.
     ics: tuple[str, Callable[[], bytes]] | None = None
+    #: (file name, maker) of a PNG image to attach: the QR code of the player's page.
+    qr: tuple[str, Callable[[], bytes]] | None = None
+    #: The zone of the times the e-mail tells (a tournament's; else the site's).
+    zone: str = settings.TIME_ZONE
 
 
 def organiser_contact() -> dict[str, str]:
@@ -108,12 +126,14 @@ def _registration(kind: str, object_id: int, params: dict[str, object]) -> Draft
         "registration_promoted": lambda: gettext("%(name)s: a place is free, you are entered"),
         "registration_withdrawn": lambda: gettext("%(name)s: your registration is withdrawn"),
     }
+    context.update(_schedule(tournament))
     draft = Draft(
         to=reg.email,
         language=reg.language,
         template=kind,
         subject=lambda: subjects[kind]() % {"name": tournament.localized_name},
         context=context,
+        zone=tournament.time_zone,
     )
     entered = reg.status == Registration.Status.ENTERED
     if entered and kind in ("registration_confirm", "registration_link", "registration_promoted"):
@@ -121,11 +141,97 @@ def _registration(kind: str, object_id: int, params: dict[str, object]) -> Draft
             "tournament.ics",
             lambda: calendar.tournament_ics(
                 tournament=tournament,
-                description=str(context["manage_url"]),
+                description=str(context["player_url"]),
                 url=str(context["tournament_url"]),
             ),
         )
+        draft.qr = ("your-page-qr.png", lambda: qr_png(str(context["player_url"])))
     return draft
+
+
+def qr_png(url: str) -> bytes:
+    """The QR code of ``url`` as a PNG image (pure Python: qrcode with pypng)."""
+    import qrcode
+    import qrcode.image.pure
+
+    image = qrcode.make(
+        url,
+        image_factory=qrcode.image.pure.PyPNGImage,
+        box_size=8,
+        border=3,
+        error_correction=qrcode.constants.ERROR_CORRECT_M,
+    )
+    out = io.BytesIO()
+    image.save(out)
+    return out.getvalue()
+
+
+def _schedule(tournament: Tournament) -> dict[str, object]:
+    """Round 1's start and the check-in window, for the e-mails that tell when to come."""
+    from championship import selectors as championship_selectors
+
+    first = championship_selectors.round_start(tournament, 1)
+    if first is None:
+        return {"round_one": None}
+    return {
+        "round_one": first,
+        "check_in_opens": schedule.after(first, -tournament.check_in_opens_minutes),
+        "check_in_closes": schedule.after(first, -tournament.check_in_closes_minutes),
+        "self_check_in": tournament.self_check_in,
+    }
+
+
+def _pairing(kind: str, object_id: int, params: dict[str, object]) -> Draft | None:
+    """Board, colour, opponent and start of a round (``pairing_published``), or what changed
+    since the player was last told (``pairing_changed``), from the snapshots the outbox row
+    keeps (``services.pairing_notices``)."""
+    reg = Registration.objects.select_related("tournament").filter(pk=object_id).first()
+    now = params.get("now")
+    number = params.get("round")
+    if reg is None or reg.anonymised_at is not None or not isinstance(now, dict):
+        return None
+    if not isinstance(number, int):
+        return None
+    was = params.get("was") if isinstance(params.get("was"), dict) else None
+    tournament = reg.tournament
+
+    def told(snapshot: dict[str, object] | None) -> dict[str, object] | None:
+        if snapshot is None:
+            return None
+        starts = parse_datetime(str(snapshot.get("starts_at") or ""))
+        return {**snapshot, "starts": starts}
+
+    current = told(now)
+    before = told(was)
+    changes = []
+    if before is not None and current is not None:
+        changes = [
+            key
+            for key in ("board", "colour", "bye", "opponent_id", "starts_at")
+            if before.get(key) != current.get(key)
+        ]
+    subjects: dict[str, Callable[[], str]] = {
+        "pairing_published": lambda: gettext("%(name)s: your pairing in round %(n)d"),
+        "pairing_changed": lambda: gettext("%(name)s: round %(n)d, your pairing has changed"),
+    }
+    return Draft(
+        to=reg.email,
+        language=reg.language,
+        template=kind,
+        subject=lambda: subjects[kind]() % {"name": tournament.localized_name, "n": number},
+        context={
+            "registration": reg,
+            "tournament": tournament,
+            "round": number,
+            "now": current,
+            "was": before,
+            "changed": changes,
+            "two_games": tournament.games_per_pairing == 2,
+            "organiser": organiser_contact(),
+            **registration_links(reg),
+        },
+        zone=tournament.time_zone,
+    )
 
 
 def _announcement(kind: str, object_id: int, params: dict[str, object]) -> Draft | None:
@@ -223,6 +329,8 @@ KIND_LABELS = {
     "signup_reminder": gettext_lazy("Master class: reminder"),
     "signup_cancelled": gettext_lazy("Master class: cancelled"),
     "organiser_digest": gettext_lazy("Daily digest"),
+    "pairing_published": gettext_lazy("Pairing: a round is published"),
+    "pairing_changed": gettext_lazy("Pairing: changed"),
 }
 
 
@@ -238,6 +346,8 @@ BUILDERS: dict[str, Callable[[str, int, dict[str, object]], Draft | None]] = {
     "signup_reminder": _signup,
     "signup_cancelled": _signup,
     "organiser_digest": _digest,
+    "pairing_published": _pairing,
+    "pairing_changed": _pairing,
 }
 
 
@@ -249,7 +359,7 @@ def render(
     draft = BUILDERS[kind](kind, object_id, params or {})
     if draft is None:
         return None
-    with translation.override(draft.language):
+    with translation.override(draft.language), timezone.override(draft.zone):
         body = render_to_string(f"registrations/email/{draft.template}.txt", draft.context)
         message = EmailMultiAlternatives(
             subject=draft.subject(),
@@ -262,6 +372,9 @@ def render(
         if draft.ics is not None:
             name, make = draft.ics
             message.attach(name, make(), calendar.CONTENT_TYPE)
+        if draft.qr is not None:
+            name, make = draft.qr
+            message.attach(name, make(), "image/png")
     return message
 
 

@@ -219,9 +219,12 @@ def person_signups(*, email: str) -> QuerySet[MasterClassSignup]:
 
 # --- Privacy ----------------------------------------------------------------------------------
 def outbox_about(*, registration_ids: list[int], signup_ids: list[int]) -> Q:
-    """The outbox rows about these registrations and sign-ups."""
-    return Q(kind__startswith="registration_", object_id__in=registration_ids) | Q(
-        kind__startswith="signup_", object_id__in=signup_ids
+    """The outbox rows about these registrations (their own e-mails and their pairings) and
+    sign-ups."""
+    return (
+        Q(kind__startswith="registration_", object_id__in=registration_ids)
+        | Q(kind__startswith="pairing_", object_id__in=registration_ids)
+        | Q(kind__startswith="signup_", object_id__in=signup_ids)
     )
 
 

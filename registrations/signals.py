@@ -10,6 +10,9 @@ only fields already loaded, so no query), and compared with what is saved:
 - a registration's status or tournament changed, a sign-up's status or session changed;
 - an entered registration or a booked sign-up deleted.
 
+And a published round's pairings, or its start, changed (``championship.signals``): the
+players are e-mailed (``services.pairing_notices``).
+
 Connected in ``RegistrationsConfig.ready``."""
 
 from __future__ import annotations
@@ -21,8 +24,10 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_init, post_save
 
 from championship.models import Tournament
+from championship.signals import round_pairings_changed
 
 from .models import MasterClassSession, MasterClassSignup, Registration
+from .services.pairing_notices import on_round_pairings_changed
 from .services.waiting_list import session_seats_fill, tournament_places_fill
 
 #: Fields watched per model (attribute names).
@@ -114,3 +119,7 @@ def connect() -> None:
     post_save.connect(signup_saved, sender=MasterClassSignup, dispatch_uid="registrations-u")
     post_delete.connect(registration_deleted, sender=Registration, dispatch_uid="registrations-rd")
     post_delete.connect(signup_deleted, sender=MasterClassSignup, dispatch_uid="registrations-ud")
+    # A published round's pairings (or start) told to its players, in the same transaction.
+    round_pairings_changed.connect(
+        on_round_pairings_changed, dispatch_uid="registrations-pairing-notices"
+    )

@@ -1,4 +1,5 @@
-"""Signed links in e-mails: confirm an address, manage a registration, cancel a sign-up.
+"""Signed links in e-mails: confirm an address, manage a registration, cancel a sign-up, open
+the player's own page of the tournament day.
 
 A token is ``django.core.signing`` output (HMAC with SECRET_KEY and a salt per purpose,
 with a timestamp), so it cannot be forged or reused for another purpose, and it expires after
@@ -13,6 +14,8 @@ from django.core import signing
 CONFIRM = "registrations.confirm"
 MANAGE = "registrations.manage"
 SIGNUP = "registrations.signup"
+#: The player's own page on the tournament day (championship.player_views).
+PLAYER = "registrations.player"
 
 
 class LinkError(Exception):

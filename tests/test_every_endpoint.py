@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import re
+from datetime import timedelta
 from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import urljoin, urlsplit
@@ -33,7 +34,7 @@ from hypothesis import strategies as st
 
 from championship.apps import ORGANISERS_GROUP
 from championship.models import Tournament
-from championship.services import round_pair_next
+from championship.services import round_pair_next, round_starts_set
 from games import tablet
 from games.demo import create_running_swiss
 from games.models import Game
@@ -246,6 +247,22 @@ def _world() -> dict[str, Any]:
     )
     swiss = create_running_swiss(slug="sw", players=7, rounds=2, unfinished_last=False)
     round_pair_next(tournament=swiss)  # round 3 as a draft
+    # A schedule, and a player of it with their own page (a signed link).
+    round_starts_set(
+        tournament=swiss,
+        starts={n: timezone.now() + timedelta(hours=n - 3) for n in range(1, 5)},
+    )
+    player = Registration.objects.create(
+        tournament=swiss,
+        name="Игрок",
+        email="player@example.org",
+        experience="club",
+        language="en",
+        consent_at=timezone.now(),
+    )
+    swiss.entrants.filter(pk=swiss.entrants.order_by("pk").first().pk).update(  # type: ignore[union-attr]
+        registration=player
+    )
     friendly = Game.objects.create(white_name="A", black_name="B")
     game = Game.objects.filter(board__round__tournament=swiss).order_by("pk").first()
     assert game is not None
@@ -280,6 +297,7 @@ def _world() -> dict[str, Any]:
             tokens.make_token(tokens.MANAGE, reg.pk, reg.email),
             tokens.make_token(tokens.CONFIRM, reg.pk, reg.email),
             tokens.make_token(tokens.SIGNUP, signup.pk, signup.email),
+            tokens.make_token(tokens.PLAYER, player.pk, player.email),
             "ru",
             "en",
             "1",

@@ -59,6 +59,7 @@ def test_every_url_by_role():
     manage = tokens.make_token(tokens.MANAGE, reg.pk, reg.email)
     confirm = tokens.make_token(tokens.CONFIRM, reg.pk, reg.email)
     cancel = tokens.make_token(tokens.SIGNUP, signup.pk, signup.email)
+    player = tokens.make_token(tokens.PLAYER, reg.pk, reg.email)
     # name -> (GET url, status for anonymous, plain user, organiser, superuser)
     pages = {
         "home": (reverse("home"), OK, OK, OK, OK),
@@ -171,6 +172,17 @@ def test_every_url_by_role():
             404,
         ),
         "championship:settings": ("/t/sw/manage/settings/", LOGIN, DENIED, OK, OK),
+        "championship:schedule": ("/t/sw/manage/schedule/", LOGIN, DENIED, OK, OK),
+        "championship:schedule_ics": ("/t/sw/schedule.ics", OK, OK, OK, OK),
+        # The player's own page: the signed link is the key, whoever holds it.
+        "championship:my_day": (reverse("championship:my_day", args=["t", player]), OK, OK, OK, OK),
+        "championship:my_day_state": (
+            reverse("championship:my_day_state", args=["t", player]),
+            OK,
+            OK,
+            OK,
+            OK,
+        ),
         "championship:finish": ("/t/sw/manage/finish/", LOGIN, DENIED, OK, OK),
         "championship:entrants": ("/t/sw/manage/entrants/", LOGIN, DENIED, OK, OK),
         "championship:entrant_edit": (

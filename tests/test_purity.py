@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
         "games.engine, games.engine.record, games.engine.__main__",
         "championship.pairing",
         "games.clock",
+        "championship.schedule",
     ],
 )
 def test_pure_packages_do_not_import_django(modules: str) -> None:

@@ -51,6 +51,13 @@ from .rounds import (
     round_publish,
     stale_draft,
 )
+from .schedule import (
+    registration_self_check_in,
+    round_starts_set,
+    round_starts_shift,
+    schedule_settings_save,
+    self_check_in_refusal,
+)
 from .tournaments import (
     finish_problems,
     settings_errors,
@@ -76,6 +83,11 @@ __all__ = [
     "last_paired_round",
     "last_published_round",
     "registration_check_in",
+    "registration_self_check_in",
+    "round_starts_set",
+    "round_starts_shift",
+    "schedule_settings_save",
+    "self_check_in_refusal",
     "round_pair_again",
     "same_name",
     "settings_errors",

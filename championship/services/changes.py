@@ -87,12 +87,13 @@ def _tournament_of(instance: Model) -> int | None:
         GameResult,
         RequestedBye,
         Round,
+        RoundStart,
         Tournament,
     )
 
     if isinstance(instance, Tournament):
         return instance.pk
-    if isinstance(instance, Entrant | ForbiddenPair | Round):
+    if isinstance(instance, Entrant | ForbiddenPair | Round | RoundStart):
         return instance.tournament_id
     if isinstance(instance, RequestedBye):
         return (
@@ -136,8 +137,26 @@ def _deleted(sender: Any, instance: Model, **kwargs: Any) -> None:
 
 
 def connect() -> None:
-    from ..models import Board, Entrant, ForbiddenPair, GameResult, RequestedBye, Round, Tournament
+    from ..models import (
+        Board,
+        Entrant,
+        ForbiddenPair,
+        GameResult,
+        RequestedBye,
+        Round,
+        RoundStart,
+        Tournament,
+    )
 
-    for model in (Tournament, Entrant, RequestedBye, ForbiddenPair, Round, Board, GameResult):
+    for model in (
+        Tournament,
+        Entrant,
+        RequestedBye,
+        ForbiddenPair,
+        Round,
+        RoundStart,
+        Board,
+        GameResult,
+    ):
         post_save.connect(_saved, sender=model, dispatch_uid=f"changes-save-{model.__name__}")
         post_delete.connect(_deleted, sender=model, dispatch_uid=f"changes-del-{model.__name__}")

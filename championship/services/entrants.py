@@ -9,6 +9,7 @@ who should be in a draft (a withdrawal, a late entry, an un-withdrawal) makes th
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.db import transaction
 from django.db.models import Q
@@ -253,13 +254,22 @@ class CheckIn:
         return _("%(name)s is checked in.") % {"name": name}
 
 
-def entrant_check_in(*, entrant: Entrant, checked_in: bool) -> CheckIn:
+def entrant_check_in(
+    *,
+    entrant: Entrant,
+    checked_in: bool,
+    by: str = Entrant.CheckedInBy.ORGANISER,
+    now: datetime | None = None,
+) -> CheckIn:
     """Check an entrant in (or undo it). The one fact behind both the entrants page and the
     registrations list: ``Entrant.checked_in``; the registration's ``checked_in_at`` is only
-    the time it was done, written here together with it.
+    the time it was done, written here together with it. ``by`` says who did it (an organiser,
+    or the player from their own page: ``services.schedule.registration_self_check_in``),
+    kept with the time for the arbiter.
 
     After round 1 is paired a player checked in is a late entry from the next round; a
     player already paired cannot be checked out (withdraw them instead)."""
+    now = now or timezone.now()
     t = entrant.tournament
     _check_not_finished(t)
     with transaction.atomic():
@@ -274,21 +284,31 @@ def entrant_check_in(*, entrant: Entrant, checked_in: bool) -> CheckIn:
                 )
                 % {"name": entrant.name}
             )
+        if checked_in != entrant.checked_in or not checked_in:
+            entrant.checked_in_by = by if checked_in else ""
+            entrant.checked_in_at = now if checked_in else None
         entrant.checked_in = checked_in
-        entrant.save(update_fields=["checked_in"])
+        entrant.save(update_fields=["checked_in", "checked_in_by", "checked_in_at"])
         if checked_in and paired and entrant.starting_number is None:
             _late_entry(locked, entrant, joined_round=1, missed="Z")
             result.late_from = entrant.joined_round
         if entrant.registration_id is not None:
             Registration.objects.filter(pk=entrant.registration_id).update(
-                checked_in_at=timezone.now() if checked_in else None, updated_at=timezone.now()
+                checked_in_at=entrant.checked_in_at, updated_at=now
             )
     return result
 
 
-def registration_check_in(*, registration: Registration, checked_in: bool) -> CheckIn:
-    """Check in a registered player from the registrations list: their entrant (made now if
-    they have none yet) is checked in — the same fact the tournament pairs by."""
+def registration_check_in(
+    *,
+    registration: Registration,
+    checked_in: bool,
+    by: str = Entrant.CheckedInBy.ORGANISER,
+    now: datetime | None = None,
+) -> CheckIn:
+    """Check in a registered player from the registrations list (or the player themselves,
+    ``by``): their entrant (made now if they have none yet) is checked in — the same fact the
+    tournament pairs by."""
     if registration.status != Registration.Status.ENTERED and checked_in:
         raise ChampionshipError(
             _("%(name)s is not entered (%(status)s): only entered players can be checked in.")
@@ -308,7 +328,7 @@ def registration_check_in(*, registration: Registration, checked_in: bool) -> Ch
             club=registration.club,
         )
         created = True
-    result = entrant_check_in(entrant=entrant, checked_in=checked_in)
+    result = entrant_check_in(entrant=entrant, checked_in=checked_in, by=by, now=now)
     result.created = created
     return result
 

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from .. import manager, pairing_text, selectors
 from ..models import Board, Entrant, GameResult, Round, Tournament
 from ..pairing import Pair, PairingError, RoundEntry, explain, pair_swiss, round_robin_round
+from ..signals import round_pairings_changed
 from .changes import tournament_changed
 from .errors import ChampionshipError
 
@@ -237,7 +238,9 @@ def boards_without_results(round: Round, games_per_pairing: int) -> QuerySet[Boa
 
 
 def round_publish(*, round: Round) -> Round:
-    """Publish a draft: its pairings are public and their games' results can be entered."""
+    """Publish a draft: its pairings are public and their games' results can be entered, and
+    its players are told by e-mail (``signals.round_pairings_changed``). Publishing twice
+    does nothing the second time."""
     if round.status == Round.Status.PUBLISHED:
         return round
     if round.tournament.status == Tournament.Status.FINISHED:
@@ -250,6 +253,9 @@ def round_publish(*, round: Round) -> Round:
             " ".join([*problems, _("Delete the draft and pair the round again.")])
         )
     with transaction.atomic():
+        locked = Round.objects.select_for_update().get(pk=round.pk)
+        if locked.status == Round.Status.PUBLISHED:
+            return locked  # published meanwhile (a second click, a second organiser)
         round.status = Round.Status.PUBLISHED
         round.published_at = timezone.now()
         round.save(update_fields=["status", "published_at"])
@@ -262,6 +268,9 @@ def round_publish(*, round: Round) -> Round:
             ],
             ignore_conflicts=True,
         )
+        # Every player is told their board, colour, opponent and start (the pairing e-mails,
+        # written in this transaction by the registrations app).
+        round_pairings_changed.send(sender=Round, round=round)
     return round
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -48,6 +49,17 @@ def test_export_restore_export_is_byte_identical(tmp_path: Path) -> None:
     entrant = t.entrants.first()
     entrant.registration = reg
     entrant.save()
+    # The schedule (moved once: its calendar SEQUENCE) and a check-in by the player.
+    from championship import services
+
+    services.round_starts_set(
+        tournament=t, starts={n: timezone.now() + timedelta(hours=n) for n in (1, 2, 3)}
+    )
+    services.round_starts_shift(tournament=t, from_round=2, minutes=15)
+    t.time_zone, t.round_minutes = "America/Vancouver", 100
+    t.save()
+    entrant.checked_in_by, entrant.checked_in_at = "player", timezone.now()
+    entrant.save()
     session = MasterClassSession.objects.create(
         tournament=t, title="MC", starts_at=timezone.now(), place="Hall", language="ru", seats=3
     )
@@ -67,6 +79,9 @@ def test_export_restore_export_is_byte_identical(tmp_path: Path) -> None:
     call_command("export_tournament", "bk", str(second))
     assert first.read_bytes() == second.read_bytes()
     restored = Tournament.objects.get(slug="bk")
+    assert (restored.time_zone, restored.round_minutes) == ("America/Vancouver", 100)
+    assert list(restored.round_starts.values_list("number", "sequence")) == [(1, 0), (2, 1), (3, 1)]
+    assert restored.entrants.filter(checked_in_by="player").count() == 1
     entered = GameResult.objects.get(board__round__tournament=restored, source="organiser")
     assert (entered.result, entered.termination) == ("0-1", "resign")
     assert ResultChange.objects.get(source="organiser").user == user

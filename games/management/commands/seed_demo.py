@@ -20,14 +20,18 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.core.validators import validate_slug
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
+from championship import schedule as day_schedule
+from championship import services as championship
 from championship.apps import ORGANISERS_GROUP, ensure_organisers_group
 from championship.models import Tournament
 from championship.services import tournament_changed
 from games import analysis
 from games.demo import create_running_swiss
 from games.models import Game
+from registrations.emails import absolute, player_path
 from registrations.models import Experience, MasterClassSession, MasterClassSignup, Registration
 
 ORGANISER_USERNAME = "organiser"
@@ -123,6 +127,7 @@ class Command(BaseCommand):
                 seed=options["seed"],
             )
             self.stdout.write(self.style.SUCCESS(f"Running Swiss ready at /t/{t.slug}/"))
+            self.tournament_day(t)
             return
         self.seed_base(random_password=production)
         if not Tournament.objects.filter(slug="demo-swiss").exists():
@@ -134,6 +139,54 @@ class Command(BaseCommand):
             tournament_changed(t.pk)  # the pages kept so far knew only the English name
             self.stdout.write(self.style.SUCCESS(f"Running Swiss ready at /t/{t.slug}/"))
             self.analyse_some(t)
+        self.tournament_day(Tournament.objects.get(slug="demo-swiss"))
+        self.tournament_day(Tournament.objects.get(slug="toronto-2027"))
+
+    @transaction.atomic
+    def tournament_day(self, t: Tournament) -> None:
+        """A schedule (three rounds a day from 10:00) and players' own pages: two entrants of
+        a running tournament get a registration with an e-mail (walk-ins have no page), and
+        the links are printed (SITE_URL) — the pages are reached from e-mails otherwise."""
+        if not t.round_starts.exists():
+            starts = day_schedule.suggest(
+                first=t.starts_on,
+                last=t.ends_on,
+                rounds=championship.total_rounds(t),
+                first_start=time(10, 0),
+                round_minutes=t.round_length,
+                per_day=3,
+                zone=t.time_zone,
+            )
+            championship.round_starts_set(tournament=t, starts=dict(enumerate(starts, start=1)))
+        now = timezone.now()
+        for language in ("en", "ru"):
+            email = f"player-{language}@example.org"
+            if Registration.objects.filter(tournament=t, email=email).exists():
+                continue
+            entrant = (
+                t.entrants.filter(registration__isnull=True)
+                .order_by(F("starting_number").asc(nulls_last=True), "pk")
+                .first()
+            )
+            if entrant is None:
+                continue
+            entrant.registration = Registration.objects.create(
+                tournament=t,
+                email=email,
+                name=entrant.name,
+                club=entrant.club,
+                experience=Experience.CLUB,
+                language=language,
+                consent_at=now,
+                email_confirmed_at=now,
+                checked_in_at=now if entrant.checked_in else None,
+            )
+            entrant.save(update_fields=["registration"])
+        regs = Registration.objects.filter(tournament=t, status=Registration.Status.ENTERED)
+        for reg in regs.order_by("pk")[:3]:
+            self.stdout.write(
+                f"{reg.name}'s own page ({t.slug}, {reg.language}): {absolute(player_path(reg))}"
+            )
 
     def analyse_some(self, t: Tournament, n: int = 4) -> None:
         """The engine's analysis of a few finished games of round 1 (inline without a worker,

@@ -1,0 +1,144 @@
+"""The organisers' schedule page: times suggested from the tournament's days and a round
+length (nothing saved until saved), typed and saved (a time the clocks skip, half a time, a
+round before an earlier one refused next to the field, keeping what was typed), shifted from a
+round on, and the zone and check-in window; only organisers."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from championship import services
+from championship.models import RoundStart, Tournament
+from tests.championship.day import SATURDAY, SUNDAY, TORONTO, at, timetable, weekend
+from tests.games.helpers import organiser_client
+
+pytestmark = pytest.mark.django_db
+
+
+def url(t: Tournament) -> str:
+    return reverse("championship:schedule", args=[t.slug])
+
+
+def starts(t: Tournament) -> dict[int, str]:
+    return {
+        r.number: r.starts_at.astimezone(TORONTO).strftime("%m-%d %H:%M")
+        for r in RoundStart.objects.filter(tournament=t)
+    }
+
+
+def times_post(t: Tournament, **typed: str) -> dict[str, str]:
+    data = {"action": "times"}
+    for n in range(1, t.rounds + 1):
+        data[f"day_{n}"] = ""
+        data[f"time_{n}"] = ""
+    data.update(typed)
+    return data
+
+
+def test_only_organisers_see_the_schedule_page(client) -> None:  # type: ignore[no-untyped-def]
+    t = weekend()
+    assert client.get(url(t)).status_code == 302  # to the login page
+    org, _user = organiser_client()
+    page = org.get(url(t))
+    assert page.status_code == 200
+    assert "Round starts" in page.content.decode()
+
+
+def test_suggested_times_fill_the_form_and_nothing_is_saved_until_saved() -> None:
+    t = weekend(rounds=6)
+    org, _user = organiser_client()
+    page = org.get(url(t), {"first_start": "10:00", "per_day": "3"}).content.decode()
+    assert "nothing is saved until you press Save the times" in page
+    assert 'name="day_4" value="2027-03-14"' in page and 'name="time_4" value="10:00"' in page
+    assert 'name="time_2" value="12:15"' in page  # 2 × (30 + 30) + 15 minutes later
+    assert not RoundStart.objects.filter(tournament=t).exists()
+    typed = {f"day_{n}": d for n, d in ((1, "2027-03-13"), (2, "2027-03-13"), (4, "2027-03-14"))}
+    typed.update({"time_1": "10:00", "time_2": "12:30", "time_4": "10:00"})
+    response = org.post(url(t), times_post(t, **typed), follow=True)
+    assert "The starts of rounds 1, 2, 4 are saved." in response.content.decode()
+    assert starts(t) == {1: "03-13 10:00", 2: "03-13 12:30", 4: "03-14 10:00"}
+
+
+def test_mistakes_are_refused_next_to_the_field_and_what_was_typed_stays() -> None:
+    t = weekend(rounds=4)
+    org, _user = organiser_client()
+    response = org.post(
+        url(t),
+        times_post(
+            t,
+            day_1="2027-03-14",
+            time_1="02:30",  # the clocks skip it that night
+            day_2="2027-03-14",  # a day without a time
+            day_3="2027-03-14",
+            time_3="12:00",
+            day_4="2027-03-14",
+            time_4="11:00",  # before round 3
+        ),
+    )
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert "02:30 does not exist on 2027-03-14 in America/Toronto" in page
+    assert "Give the time too, or clear the day." in page
+    assert "This round would start before an earlier round." in page
+    assert 'name="time_1" value="02:30"' in page and 'name="time_4" value="11:00"' in page
+    assert not RoundStart.objects.filter(tournament=t).exists()
+    bad = org.post(url(t), times_post(t, day_1="abc", time_1="25:99"))
+    assert bad.status_code == 400 and not RoundStart.objects.exists()
+
+
+def test_shift_from_a_round_by_minutes() -> None:
+    t = weekend()
+    timetable(t)
+    org, _user = organiser_client()
+    response = org.post(
+        url(t), {"action": "shift", "from_round": "5", "minutes": "-20"}, follow=True
+    )
+    assert "Rounds 5, 6 moved by -20 minutes." in response.content.decode()
+    assert starts(t)[5] == "03-14 12:10" and starts(t)[4] == "03-14 10:00"
+    for bad in ({"from_round": "x", "minutes": "10"}, {"from_round": "1", "minutes": "99999"}):
+        before = starts(t)
+        assert org.post(url(t), {"action": "shift", **bad}).status_code == 400
+        assert starts(t) == before
+
+
+def test_the_zone_and_the_check_in_window_are_set_and_checked() -> None:
+    t = weekend()
+    timetable(t)
+    org, _user = organiser_client()
+    data = {
+        "action": "settings",
+        "time_zone": "Europe/Moscow",
+        "round_minutes": "120",
+        "self_check_in": "on",
+        "check_in_opens_minutes": "90",
+        "check_in_closes_minutes": "10",
+    }
+    assert org.post(url(t), data).status_code == 302
+    t.refresh_from_db()
+    assert (t.time_zone, t.round_minutes, t.check_in_opens_minutes) == ("Europe/Moscow", 120, 90)
+    # The rounds kept their times on the clocks, now Moscow's.
+    moscow = RoundStart.objects.get(tournament=t, number=1).starts_at
+    assert moscow.astimezone(__import__("zoneinfo").ZoneInfo("Europe/Moscow")).hour == 10
+    refused = org.post(url(t), {**data, "time_zone": "Mars/Olympus"})
+    assert (
+        refused.status_code == 400 and "Unknown time zone: Mars/Olympus" in refused.content.decode()
+    )
+    refused = org.post(url(t), {**data, "check_in_closes_minutes": "120"})
+    assert refused.status_code == 400 and "cut-off must come after" in refused.content.decode()
+    t.refresh_from_db()
+    assert t.time_zone == "Europe/Moscow" and t.check_in_closes_minutes == 10
+
+
+def test_a_finished_tournament_s_schedule_does_not_change() -> None:
+    t = weekend()
+    timetable(t)
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
+    org, _user = organiser_client()
+    before = starts(t)
+    response = org.post(
+        url(t), {"action": "shift", "from_round": "1", "minutes": "10"}, follow=True
+    )
+    assert "finished" in response.content.decode()
+    assert starts(t) == before
+    assert at(SATURDAY, 10) and SUNDAY and services
