@@ -361,7 +361,13 @@ def _admin_urls() -> list[str]:
     return out
 
 
-def test_every_url_with_hostile_paths_and_query_strings_gets_no_server_error() -> None:
+#: The two long walks below are cut into this many shares, each a test of its own with its own
+#: world, so that parallel workers share them (tests/hypothesis_profiles.py, docs/testing.md).
+SHARES = 4
+
+
+@pytest.mark.parametrize("share", range(SHARES))
+def test_every_url_with_hostile_paths_and_query_strings_gets_no_server_error(share: int) -> None:
     world = _world()
     valid, hostile = _urls(world)
     assert len(valid) > 40, valid  # the walk reached the pages, not only their 404s
@@ -380,7 +386,7 @@ def test_every_url_with_hostile_paths_and_query_strings_gets_no_server_error() -
         queries = QUERIES[:2] if url.startswith("/admin/") else QUERIES
         targets += [url, *[f"{url}{sep}{query}" for query in queries]]
     for client in clients:
-        for target in targets:
+        for target in targets[share::SHARES]:
             status = client.get(target).status_code
             if status >= 500:
                 failures.append((status, target))
@@ -431,9 +437,10 @@ def _forms_of(client: Client, urls: list[str]) -> list[tuple[str, dict[str, str]
 # The walk grows with every organiser form (each field × each hostile value, with a
 # fingerprint of every table after each post): more time than the default 300 s on a busy machine.
 @pytest.mark.timeout(900)
-def test_every_post_form_with_hostile_fields_gets_no_server_error_and_refusals_change_nothing() -> (
-    None
-):
+@pytest.mark.parametrize("share", range(SHARES))
+def test_every_post_form_with_hostile_fields_gets_no_server_error_and_refusals_change_nothing(
+    share: int,
+) -> None:
     world = _world()
     valid, _ = _urls(world)
     failures: list[Any] = []
@@ -444,7 +451,7 @@ def test_every_post_form_with_hostile_fields_gets_no_server_error_and_refusals_c
         forms = _forms_of(client, valid)
         assert len(forms) > 10, forms
         state = fingerprint()
-        for url, data in forms:
+        for url, data in forms[share::SHARES]:
             variants: list[dict[str, str] | bytes] = [{}, {"action": "no-such-action"}]
             variants.append(b"action=%FF%FE&name=%FF%00")
             for field in list(data)[:25]:
