@@ -59,6 +59,7 @@ def hall(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "items": items,
             "etag": boards.etag(rnd, rows[0], rows[1]),
             "two_games": rnd.tournament.games_per_pairing == 2,
+            "frozen": rnd.tournament.is_finished,
         },
     )
 
@@ -100,10 +101,13 @@ def tablets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     games of the pairings that have none yet (their links need them)."""
     rnd = _round(slug, number)
     if request.method == "POST":
-        for board, game_number, game in _pairing_games(rnd):
-            if game is None:
-                board.round = rnd
-                services.game_for(board, game_number)
+        try:
+            for board, game_number, game in _pairing_games(rnd):
+                if game is None:
+                    board.round = rnd
+                    services.game_for(board, game_number)
+        except services.GameError as exc:  # a finished tournament gets no new games
+            messages.error(request, str(exc))
         return redirect("games:tablets", slug=slug, number=number)
     cards = []
     missing = 0
@@ -131,6 +135,7 @@ def tablets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "round": rnd,
             "cards": cards,
             "missing": missing,
+            "frozen": rnd.tournament.is_finished,
             "two_games": rnd.tournament.games_per_pairing == 2,
         },
     )

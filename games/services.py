@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from championship import services as championship
-from championship.models import Board, Round
+from championship.models import Board, Round, Tournament
 from common.types import Actor, user_or_none
 
 from . import analysis, selectors
@@ -45,6 +45,13 @@ MAX_TURN_CHARS = 200
 
 class GameError(Exception):
     """A request that cannot be carried out; the message says why and nothing changed."""
+
+
+class Frozen(GameError):
+    """The game's tournament is finished: nothing of its games changes but after a reopen."""
+
+    def __init__(self) -> None:
+        super().__init__(_("The tournament is finished: reopen it first to change anything."))
 
 
 class ResultConflict(GameError):
@@ -78,8 +85,17 @@ def _tell_championship(game: Game, eg: EngineGame, user: Actor, *, overrule: boo
         )
     except championship.ResultConflict as exc:
         raise ResultConflict(exc) from None
+    except championship.TournamentFinished:
+        raise Frozen from None
     except championship.ChampionshipError as exc:
         raise GameError(str(exc)) from None
+
+
+def frozen(game: Game) -> bool:
+    """Is ``game`` a game of a finished tournament (its sheet, clock and the players' word
+    change only after the tournament is reopened)? Pages hide their controls then."""
+    board = game.board
+    return board is not None and board.round.tournament.status == Tournament.Status.FINISHED
 
 
 def game_for(board: Board, number: int = 1) -> Game:
@@ -113,6 +129,11 @@ def _lock(game: Game) -> Game:
         .select_related("board__round__tournament")
         .get(pk=game.pk)
     )
+    # The door every write of a game passes (turns, sheets, terminations, the clock, the
+    # players' word): a finished tournament's games change only after a reopen. The
+    # championship's write door checks it again with the tournament's row locked.
+    if frozen(locked):
+        raise Frozen
     if locked.board is not None and locked.board.round.status != Round.Status.PUBLISHED:
         raise GameError(_("Games are recorded once the round is published."))
     return locked
@@ -448,8 +469,9 @@ def clock_pause(*, game: Game, user: Actor, now: datetime | None = None) -> None
 
 def clock_settle(*, game: Game, user: Actor = None, now: datetime | None = None) -> bool:
     """End the game on time if the running clock has run out (the server's time decides).
-    Called whenever the clock is looked at; True if a flag fell now."""
-    if game.clock_running_since is None:
+    Called whenever the clock is looked at; True if a flag fell now. Nothing falls in a
+    finished tournament (its results are final)."""
+    if game.clock_running_since is None or frozen(game):
         return False
     with transaction.atomic():
         game = _lock(game)
@@ -490,6 +512,8 @@ def game_confirm(*, game: Game, side: str) -> bool:
                     result=outcome.result,
                     termination=outcome.termination,
                 )
+            except championship.TournamentFinished:
+                raise Frozen from None
             except championship.ChampionshipError as exc:
                 raise GameError(str(exc)) from None
     return both

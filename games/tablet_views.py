@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 from . import selectors, services, tablet
 from .engine.game import Game as EngineGame
 from .models import Game
-from .views import _games, _turns, click_plays, clock_state_data, game_context
+from .views import _games, _turns, click_plays, clock_state_data, error_status, game_context
 
 
 class Refused(Exception):
@@ -67,7 +67,9 @@ def page(request: HttpRequest, pk: int, token: str) -> HttpResponse:
             _result_action(request, game)
         except services.GameError as exc:
             messages.error(request, str(exc))
-            return _page(request, game, token, status=400)
+            return _page(
+                request, game, token, status=409 if isinstance(exc, services.Frozen) else 400
+            )
         return redirect("games:tablet", pk=pk, token=token)
     services.clock_settle(game=game, user=None)
     game.refresh_from_db()
@@ -142,6 +144,6 @@ def action(request: HttpRequest, pk: int, token: str) -> JsonResponse:
             raise services.GameError(_("Unknown action."))
     except services.GameError as exc:
         game.refresh_from_db()
-        return JsonResponse({"error": str(exc), **clock_state_data(game)}, status=400)
+        return JsonResponse({"error": str(exc), **clock_state_data(game)}, status=error_status(exc))
     game.refresh_from_db()
     return JsonResponse(clock_state_data(game))

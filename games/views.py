@@ -135,6 +135,8 @@ def game_context(game: Game, turns: list[Turn], eg: EngineGame | None = None) ->
         ),
         "clock": clock,
         "tournament": game.board.round.tournament if game.board else None,
+        # A finished tournament's games change only after a reopen: no controls offered.
+        "frozen": services.frozen(game),
     }
 
 
@@ -434,6 +436,11 @@ def board_game(request: HttpRequest, board: int, number: int) -> HttpResponse:
         raise Http404(_("This round is not published yet."))
     try:
         game = services.game_for(b, number)
+    except services.Frozen as exc:  # a finished tournament gets no new sheet
+        messages.error(request, str(exc))
+        return redirect(
+            "championship:round_manage", slug=b.round.tournament.slug, number=b.round.number
+        )
     except services.GameError as exc:
         raise Http404(str(exc)) from None
     return redirect("games:sheet", pk=game.pk)
@@ -487,7 +494,7 @@ def sheet(request: HttpRequest, pk: int) -> HttpResponse:
             status = 409
         except services.GameError as exc:
             messages.error(request, str(exc))
-            status = 400
+            status = 409 if isinstance(exc, services.Frozen) else 400
         game = get_object_or_404(_games(), pk=pk)
     turns = _turns(game)
     context = game_context(game, turns)
@@ -629,6 +636,12 @@ def clock_action(request: HttpRequest, pk: int) -> JsonResponse:
             raise services.GameError(_("Unknown action."))
     except services.GameError as exc:
         game.refresh_from_db()
-        return JsonResponse({"error": str(exc), **clock_state_data(game)}, status=400)
+        return JsonResponse({"error": str(exc), **clock_state_data(game)}, status=error_status(exc))
     game.refresh_from_db()
     return JsonResponse(clock_state_data(game))
+
+
+def error_status(exc: services.GameError) -> int:
+    """The status of a refused clock press or turn: 409 when the tournament is finished (the
+    game's state forbids it), otherwise 400 (the request itself is wrong or out of date)."""
+    return 409 if isinstance(exc, services.Frozen) else 400

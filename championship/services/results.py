@@ -28,7 +28,15 @@ from games.engine.vocabulary import (
     consistent,
 )
 
-from ..models import RESULTS, TERMINATION_NAMES, Board, GameResult, ResultChange, Round
+from ..models import (
+    RESULTS,
+    TERMINATION_NAMES,
+    Board,
+    GameResult,
+    ResultChange,
+    Round,
+    Tournament,
+)
 from .changes import tournament_changed
 from .errors import ChampionshipError
 
@@ -115,6 +123,31 @@ class ResultsRefused(ChampionshipError):
                 for board, _number, message in problems
             )
         )
+
+
+class TournamentFinished(ChampionshipError):
+    """The tournament is finished: nothing changes its results but a reopen."""
+
+    def __init__(self) -> None:
+        super().__init__(_("The tournament is finished: reopen it first to change anything."))
+
+
+def _check_open(tournament_id: int) -> None:
+    """The rule every write of a game's result passes (organisers' entries, move sheets,
+    confirmations): nothing changes a finished tournament's results but a reopen.
+
+    Called inside the write's transaction once its ``GameResult`` rows are locked: the
+    tournament's row is locked too (as ``tournament_finish`` locks it, and in the order every
+    writer takes them: results, then the tournament, whose version the write bumps), so a
+    finish racing this write either waits for it or is seen by it."""
+    status = (
+        Tournament.objects.select_for_update()
+        .filter(pk=tournament_id)
+        .values_list("status", flat=True)
+        .first()
+    )
+    if status == Tournament.Status.FINISHED:
+        raise TournamentFinished
 
 
 def _check_entry(result: str, termination: str) -> str | None:
@@ -232,20 +265,6 @@ def game_result_set(
     version of the tournament's pages however many results it saves."""
     if not entries:
         return []
-    finished = set(
-        Round.objects.filter(
-            boards__in=[e.board.pk for e in entries], tournament__status="finished"
-        ).values_list("boards", flat=True)
-    )
-    if finished:
-        raise ResultsRefused(
-            [
-                (e.board.number, e.number, _("the tournament is finished: reopen it first."))
-                for e in entries
-                if e.board.pk in finished
-            ],
-            {},
-        )
     problems: list[tuple[int, int, str]] = []
     conflicts: dict[int, GameResult] = {}
     saved: list[GameResult] = []
@@ -270,6 +289,12 @@ def game_result_set(
             raise ResultsRefused(problems, conflicts)
         boards = list({e.board.pk: e.board for e in entries}.values())
         games = _locked_games(boards, {(e.board.pk, e.number) for e in entries})
+        try:
+            _check_open(tournament.pk)
+        except TournamentFinished as exc:
+            raise ResultsRefused(
+                [(e.board.number, e.number, str(exc)) for e in entries], conflicts
+            ) from None
         for entry in entries:
             game = games[(entry.board.pk, entry.number)]
             why = None
@@ -316,6 +341,7 @@ def game_result_sheet_set(
     with transaction.atomic():
         game = _locked_games([board], {(board.pk, number)})[(board.pk, number)]
         tournament = board.round.tournament
+        _check_open(tournament.pk)
         sheet = {
             "has_sheet": True,
             "sheet_plies": plies,
@@ -411,6 +437,7 @@ def game_results_confirm(*, board: Board, user: Actor) -> list[GameResult]:
         )
         if not games:
             raise ChampionshipError(_("There is no result to confirm."))
+        _check_open(board.round.tournament_id)
         for game in games:
             last = game.changes.exclude(action="confirm").first()
             if last is not None and last.user_id == getattr(user, "pk", None):
@@ -435,6 +462,7 @@ def game_result_players_confirm(
     result is no longer the one they confirmed."""
     with transaction.atomic():
         game = _locked_games([board], {(board.pk, number)})[(board.pk, number)]
+        _check_open(board.round.tournament_id)
         if not game.result or (game.result, game.termination) != (result, termination):
             raise ChampionshipError(
                 _("The result changed meanwhile: it is now %(result)s.")
