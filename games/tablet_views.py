@@ -19,7 +19,15 @@ from django.views.decorators.http import require_POST
 from . import selectors, services, tablet
 from .engine.game import Game as EngineGame
 from .models import Game
-from .views import _games, _turns, click_plays, clock_state_data, error_status, game_context
+from .views import (
+    _games,
+    _turns,
+    click_plays,
+    clock_state_data,
+    error_status,
+    game_context,
+    posted_ply,
+)
 
 
 class Refused(Exception):
@@ -124,7 +132,6 @@ def action(request: HttpRequest, pk: int, token: str) -> JsonResponse:
     except Refused as exc:
         return _refused(request, str(exc), json=True)  # type: ignore[return-value]
     name = request.POST.get("action")
-    expected = request.POST.get("ply", "")
     try:
         if name == "start":
             services.clock_start(game=game, user=None)
@@ -135,7 +142,7 @@ def action(request: HttpRequest, pk: int, token: str) -> JsonResponse:
                 game=game,
                 text=request.POST.get("text", ""),
                 user=None,
-                expected_ply=int(expected) if expected.isdigit() and len(expected) < 4 else None,
+                expected_ply=posted_ply(request),
                 from_clock=True,
                 overrule=True,
                 tablet=True,

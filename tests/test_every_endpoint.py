@@ -56,6 +56,9 @@ HOSTILE = [
     "<script>alert(1)</script>",
     "white:black:x",
     'Ωмега\u202e\n[Event "forged"]',
+    # Digits that are not ASCII: "²".isdigit() is true and int("²") fails; int("٣") is 3.
+    "²",
+    "٣",
 ]
 QUERIES = [
     "q=%00",
@@ -80,6 +83,10 @@ QUERIES = [
     "sort=%00",
     "next=http://evil.example.org/",
     "ply=abc",
+    "ply=%C2%B2",
+    "round=%C2%B2",
+    "round=%C2%B3&format=csv",
+    "round=%D9%A3",
     "%FF%FE=%FF",
     "q=%FF%FE",
 ]
@@ -505,7 +512,20 @@ def _organiser_routes(patterns: Any = None, prefix: str = "") -> list[str]:
 
 ORGANISER_ROUTES = _organiser_routes()
 #: Names posted besides a form's own fields: what organisers' views read from a POST.
-EXTRA_FIELDS = ["action", "confirm", "anyway", "board", "entrant", "round", "kind", "a", "b"]
+EXTRA_FIELDS = [
+    "action",
+    "confirm",
+    "anyway",
+    "board",
+    "entrant",
+    "round",
+    "kind",
+    "a",
+    "b",
+    # What the clock's script posts (its endpoint has no form to find them in).
+    "ply",
+    "text",
+]
 
 
 def test_organiser_endpoints_are_found_by_their_mark() -> None:
@@ -582,3 +602,66 @@ def _fresh_endpoint_world() -> Any:
     _ENDPOINT.clear()
     yield
     _ENDPOINT.clear()
+
+
+# --- What the tablet's script posts (a signed link: no form to find, no organiser's mark) ---
+_TABLET: dict[str, Any] = {}
+
+
+def test_the_tablets_clock_with_hostile_fields_gets_no_server_error() -> None:
+    """Each field the clock's script posts, in turn, with each hostile value (as the form walk
+    above does for the forms of the pages)."""
+    world = _world()
+    token = world["strs"][0]
+    url = f"/tablet/{tablet.game_of(token)}/{token}/action/"
+    client = Client(raise_request_exception=False)
+    failures = []
+    for action in ("start", "pause", "turn"):
+        data = {"action": action, "ply": "0", "text": "4:5 24/20 13/8"}
+        for field in data:
+            for bad in HOSTILE:
+                before = fingerprint()
+                status = _send(client, url, {**data, field: bad})
+                if status >= 500 or (status >= 400 and fingerprint() != before):
+                    failures.append((status, action, field, bad))
+    assert not failures, (failures[:10], ERRORS)
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_generated_posts_to_the_tablets_clock(data: st.DataObject) -> None:
+    """The clock's presses at the board (start, pause, a turn with the ply the page showed),
+    with any of their fields replaced: no 5xx; a refusal changes nothing."""
+    if not _TABLET:
+        world = _world()
+        token = world["strs"][0]
+        game = tablet.game_of(token)
+        _TABLET.update(url=f"/tablet/{game}/{token}/action/", client=Client(), ints=world["ints"])
+    client, url = _TABLET["client"], _TABLET["url"]
+    client.raise_request_exception = False
+    values = st.one_of(
+        st.text(max_size=30),
+        st.sampled_from(HOSTILE),
+        st.integers(min_value=-5, max_value=2**40).map(str),
+        st.sampled_from(["0", "1", "start", "pause", "turn", "4:5 24/20 13/8", "0:²²:00"]),
+    )
+    base = {"action": data.draw(st.sampled_from(["start", "pause", "turn"])), "ply": "0"}
+    changes = data.draw(
+        st.dictionaries(st.sampled_from(["action", "ply", "text", "side"]), values, max_size=3)
+    )
+    before = fingerprint()
+    status = _send(client, url, {**base, **changes})
+    assert status < 500, (url, changes, ERRORS)
+    if status >= 400:
+        assert fingerprint() == before, (url, changes)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_tablet_world() -> Any:
+    _TABLET.clear()
+    yield
+    _TABLET.clear()
