@@ -190,15 +190,15 @@ def tablet_refusal(game: Game, eg: EngineGame) -> str | None:
 
 def page_key(pk: int) -> tuple[int, int | None, str, str] | None:
     """What a kept public game page's key needs, in one query: the game's version, its
-    tournament's version (None for a friendly game), its analysis' status at that version ("-"
-    if none: a page shows the analysis of that version only) and its round's status ("" for a friendly game). None if
-    there is no such game."""
+    tournament's version (None for a friendly game), its analysis' moves and status ("-" if
+    none; a change of the moves deletes the analysis of others, and makes a new version) and
+    its round's status ("" for a friendly game). None if there is no such game."""
     row = (
         Game.objects.filter(pk=pk)
         .values_list(
             "version",
             "board__round__tournament__version",
-            "analysis__version",
+            "analysis__moves",
             "analysis__status",
             "board__round__status",
         )
@@ -207,5 +207,5 @@ def page_key(pk: int) -> tuple[int, int | None, str, str] | None:
     if row is None:
         return None
     version, tournament, analysed, status, round_status = row
-    stamp = status if analysed == version and status else "-"
+    stamp = f"{analysed[:12]}.{status}" if analysed and status else "-"
     return version, tournament, stamp, round_status or ""

@@ -68,9 +68,17 @@ def _engine_error(exc: EngineError) -> GameError:
 
 
 # --- The pairing's result ----------------------------------------------------------------
-def _tell_championship(game: Game, eg: EngineGame, user: Actor, *, overrule: bool) -> None:
+def _tell_championship(
+    game: Game,
+    eg: EngineGame,
+    user: Actor,
+    *,
+    overrule: bool,
+    counts: dict[str, tuple[int, int]] | None = None,
+) -> None:
     """Tell the championship what the sheet of a pairing's game now says (``eg``: the sheet
-    alone, without a result entered by hand)."""
+    alone, without a result entered by hand), with the counts of the analysis that holds for
+    its moves (None: none is done)."""
     if game.board is None:
         return
     plies, outcome = selectors.sheet_facts(eg)
@@ -82,6 +90,7 @@ def _tell_championship(game: Game, eg: EngineGame, user: Actor, *, overrule: boo
             outcome=outcome,
             user=user,
             overrule=overrule,
+            analysis=counts,
         )
     except championship.ResultConflict as exc:
         raise ResultConflict(exc) from None
@@ -89,6 +98,14 @@ def _tell_championship(game: Game, eg: EngineGame, user: Actor, *, overrule: boo
         raise Frozen from None
     except championship.ChampionshipError as exc:
         raise GameError(str(exc)) from None
+
+
+def _sheet_changed(game: Game, eg: EngineGame, user: Actor, *, overrule: bool) -> None:
+    """The sheet of ``game`` is now ``eg``: its analysis follows the moves (kept if they are
+    the same, dropped and queued again if not), and the championship hears what the sheet
+    says, with the analysis that holds."""
+    counts = analysis.sheet_changed(game, eg)
+    _tell_championship(game, eg, user, overrule=overrule, counts=counts)
 
 
 def frozen(game: Game) -> bool:
@@ -161,8 +178,7 @@ def _flag_if_fallen(game: Game, eg: EngineGame, user: Actor, now: datetime) -> b
         clock_running_since=None,
         **{f"clock_{side}_ms": 0},
     )
-    _tell_championship(game, eg, user, overrule=True)  # the server's clock decides
-    analysis.sheet_changed(game, eg)
+    _sheet_changed(game, eg, user, overrule=True)  # the server's clock decides
     return True
 
 
@@ -254,8 +270,7 @@ def _record_turn(
             _("The sheet changed meanwhile. Check the board and enter the turn again.")
         ) from None
     _touch(game, **fields)
-    _tell_championship(game, eg, user, overrule=overrule)
-    analysis.sheet_changed(game, eg)
+    _sheet_changed(game, eg, user, overrule=overrule)
     return turn
 
 
@@ -283,8 +298,7 @@ def turn_undo(
         last.delete()
         eg = selectors.sheet(game, turns[:-1], terminations=False)
         _touch(game, **fields)
-        _tell_championship(game, eg, user, overrule=True)
-        analysis.sheet_changed(game, eg)  # a game reopened: its analysis is gone
+        _sheet_changed(game, eg, user, overrule=True)  # other moves: the analysis is gone
     return last
 
 
@@ -332,8 +346,7 @@ def sheet_replace(*, game: Game, text: str, user: Actor, overrule: bool = False)
             if not game.black_name and tags.get("Black"):
                 fields["black_name"] = tags["Black"][:150]
         _touch(game, **fields)
-        _tell_championship(game, eg, user, overrule=overrule)
-        analysis.sheet_changed(game, eg)
+        _sheet_changed(game, eg, user, overrule=overrule)
     return eg
 
 
@@ -404,8 +417,7 @@ def game_terminate(
             clock_running_since=None,
             **spent,
         )
-        _tell_championship(game, eg, user, overrule=overrule)
-        analysis.sheet_changed(game, eg)
+        _sheet_changed(game, eg, user, overrule=overrule)
     return outcome
 
 

@@ -56,6 +56,18 @@ def _has_analysis(game: GameResult) -> bool:
     return any(getattr(game, name) is not None for name in ANALYSIS_FIELDS)
 
 
+def _analysis_fields(counts: dict[str, tuple[int, int]] | None) -> dict[str, Any]:
+    """The ``GameResult`` fields of an analysis' counts (``{"white": (mistakes, blunders),
+    "black": (...)}``; None: no analysis holds)."""
+    if counts is None:
+        return dict(NO_ANALYSIS)
+    return {
+        f"analysis_{kind}_{side}": counts[side][i]
+        for side in ("white", "black")
+        for i, kind in enumerate(("mistakes", "blunders"))
+    }
+
+
 def describe(result: str, termination: str, *, unfinished: bool = False) -> str:
     """``1-0 (resign)`` in the user's language; without a result "no result" (or "an
     unfinished game", for a sheet)."""
@@ -331,13 +343,16 @@ def game_result_sheet_set(
     outcome: tuple[str, str] | None,
     user: Actor,
     overrule: bool = False,
+    analysis: dict[str, tuple[int, int]] | None = None,
 ) -> GameResult:
     """What game ``number`` of ``board``'s move sheet now says: its turns and the result its
-    moves or a termination recorded on it decide (``outcome``; None while undecided). The
-    games app calls this whenever a sheet changes; the result follows from the sheet unless it
-    contradicts one entered by hand (``ResultConflict``, unless ``overrule``: the sheet stands).
-    An undecided sheet leaves a result entered by hand as it is, and takes back one that came
-    from the sheet (a turn taken back reopens the game)."""
+    moves or a termination recorded on it decide (``outcome``; None while undecided), and the
+    counts of the engine's analysis that holds for its moves (``analysis``, as
+    ``game_result_analysis_set`` takes them; None: none is done). The games app calls this
+    whenever a sheet changes; the result follows from the sheet unless it contradicts one
+    entered by hand (``ResultConflict``, unless ``overrule``: the sheet stands). An undecided
+    sheet leaves a result entered by hand as it is, and takes back one that came from the
+    sheet (a turn taken back reopens the game)."""
     with transaction.atomic():
         game = _locked_games([board], {(board.pk, number)})[(board.pk, number)]
         tournament = board.round.tournament
@@ -347,11 +362,12 @@ def game_result_sheet_set(
             "sheet_plies": plies,
             "sheet_result": outcome[0] if outcome else "",
             "sheet_termination": outcome[1] if outcome else "",
-            # A new sheet: the analysis of the earlier one no longer holds (the games app
-            # tells the new one's once it is done).
-            **NO_ANALYSIS,
+            # The analysis belongs to the moves: it stays while they do (a termination
+            # recorded, the same record pasted again), and goes when they change (the games
+            # app tells the new one's once it is done).
+            **_analysis_fields(analysis),
         }
-        analysed = _has_analysis(game)
+        analysed = any(getattr(game, name) != sheet[name] for name in ANALYSIS_FIELDS)
         entered = (game.result, game.termination)
         by_hand = bool(game.result) and game.source == Source.ORGANISER
         if outcome is not None:
@@ -395,12 +411,7 @@ def game_result_analysis_set(
         )
         if game is None:
             return False
-        fields: dict[str, Any] = dict(NO_ANALYSIS)
-        if counts is not None and game.result:
-            for side in ("white", "black"):
-                mistakes, blunders = counts[side]
-                fields[f"analysis_mistakes_{side}"] = mistakes
-                fields[f"analysis_blunders_{side}"] = blunders
+        fields = _analysis_fields(counts if game.result else None)
         if all(getattr(game, name) == value for name, value in fields.items()):
             return False
         GameResult.objects.filter(pk=game.pk).update(**fields)
