@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 
 from championship.models import Board, Round
 from common.converters import posted_id
+from common.links import absolute_url
 
 from . import hall as boards
 from . import services, tablet
@@ -115,7 +116,7 @@ def tablets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         if game is None:
             missing += 1
             continue
-        url = request.build_absolute_uri(tablet.path_for(game.pk))
+        url = absolute_url(tablet.path_for(game.pk))  # SITE_URL, never the Host header
         first, second = str(board.white), str(board.black)
         cards.append(
             {
