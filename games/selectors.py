@@ -172,6 +172,8 @@ def tablet_refusal(game: Game, eg: EngineGame) -> str | None:
         return _("This link is for a game of a tournament.")
     if board.round.status != Round.Status.PUBLISHED:
         return _("This round is not published yet.")
+    if board.round.tournament.status == Tournament.Status.FINISHED:
+        return _("The tournament is finished: this link no longer works.")
     if round_closed(board.round):
         return _("Round %(n)d is closed: this link no longer works.") % {"n": board.round.number}
     key = result_key(eg)
