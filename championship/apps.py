@@ -49,6 +49,8 @@ class ChampionshipConfig(AppConfig):
     verbose_name = _("Championship")
 
     def ready(self) -> None:
+        from common import links  # noqa: F401  - its deploy check: SITE_URL names the site
+
         from . import celery  # noqa: F401  - make the Celery app current for shared tasks
         from .services import changes
 

@@ -18,7 +18,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
-from django.db import transaction
+from django.db import DatabaseError, transaction
 
 from registrations.models import MasterClassSession, MasterClassSignup, Registration
 
@@ -319,7 +319,10 @@ def restore_tournament(text: str) -> Tournament:
         raise BackupError(f"not a tournament backup: {exc}") from None
     if not isinstance(data, dict) or data.get("format") not in (FORMAT, *OLD_FORMATS):
         raise BackupError(f"not a tournament backup (expected format {FORMAT})")
-    slug = data["tournament"]["slug"]
+    tournament = data.get("tournament")
+    slug = tournament.get("slug") if isinstance(tournament, dict) else None
+    if not isinstance(slug, str):
+        raise BackupError("not a tournament backup (no tournament with a slug)")
     try:
         validate_slug(slug)
     except ValidationError:
@@ -327,6 +330,17 @@ def restore_tournament(text: str) -> Tournament:
     if Tournament.objects.filter(slug=slug).exists():
         raise BackupError(f"the database already has a tournament {slug!r}")
     users = {u.get_username(): u for u in get_user_model().objects.all()}
+    try:
+        t = _restore(data, users)
+    except (KeyError, TypeError, ValueError, AttributeError, ValidationError, DatabaseError) as exc:
+        # A damaged or hand-edited file (a missing key, "²" where a number belongs): said
+        # plainly, and nothing of it is kept (the restore is one transaction).
+        raise BackupError(f"the backup is damaged: {type(exc).__name__}: {exc}") from None
+    t.refresh_from_db()
+    return t
+
+
+def _restore(data: dict[str, Any], users: dict[str, Any]) -> Tournament:
     with transaction.atomic():
         t = Tournament.objects.create(**data["tournament"])
         regs = {}
@@ -397,5 +411,4 @@ def restore_tournament(text: str) -> Tournament:
                     session=session, registration=regs.get(x["email"]), **x
                 )
         Tournament.objects.filter(pk=t.pk).update(version=data["tournament"]["version"])
-    t.refresh_from_db()
     return t

@@ -10,6 +10,8 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from common.converters import int_or_none
+
 from .models import RESULTS, TERMINATIONS, Board, Entrant, RequestedBye, Tournament
 
 #: The largest round number anyone can mean (a Swiss of 99 rounds is already absurd).
@@ -99,12 +101,14 @@ class ResultsTable:
             for game in games.get(board.pk, []):
                 result = post.get(f"result-{game.pk}", game.result)
                 termination = post.get(f"termination-{game.pk}", game.termination)
-                version = post.get(f"version-{game.pk}", str(game.version))
+                version = int_or_none(
+                    post.get(f"version-{game.pk}", str(game.version)), maximum=2**31 - 1
+                )
                 self.typed[game.pk] = (result, termination)
                 if (
                     result not in RESULT_CODES | {""}
                     or termination not in TERMINATION_CODES | {""}
-                    or not (version.isdigit() and len(version) < 10)
+                    or version is None
                 ):
                     self.problems.append(
                         _("Board %(n)d: choose the result and the termination from the lists.")
@@ -115,9 +119,7 @@ class ResultsTable:
                     termination = ""
                 if (result, termination) == (game.result, game.termination):
                     continue
-                self.entries.append(
-                    ResultEntry(board, game.number, result, termination, int(version))
-                )
+                self.entries.append(ResultEntry(board, game.number, result, termination, version))
 
     def is_valid(self) -> bool:
         return not self.problems

@@ -244,6 +244,7 @@ def results_form_rows(t: Tournament, boards: list[Any]) -> SafeString:
     ``result_chosen``/``termination_options`` and ``conflict``, and ``open``/``unconfirmed``
     (organiser_views._round_page)."""
     two = t.games_per_pairing == 2
+    frozen = t.is_finished
     sheet_url = reverse("games:board_game", args=[0, 1]).replace("/0/1/", "/{}/{}/")
     label = {
         "board": escape(_("Board")),
@@ -311,15 +312,14 @@ def results_form_rows(t: Tournament, boards: list[Any]) -> SafeString:
             )
             if g.number == 1:
                 row.append(black_cell)
-        sheets = (
-            f'<a class="btn btn-sm btn-outline-primary" href="{sheet_url.format(b.pk, 1)}">'
-            f"{label['sheet']}</a>"
+        # A finished tournament gets no new sheet: only the games that have one link to it.
+        with_sheet = {g.number for g in b.game_rows if g.has_sheet}
+        sheets = " ".join(
+            f'<a class="btn btn-sm btn-outline-primary" href="{sheet_url.format(b.pk, n)}">'
+            f"{label['sheet' if n == 1 else 'sheet2']}</a>"
+            for n in ((1, 2) if two else (1,))
+            if not frozen or n in with_sheet
         )
-        if two:
-            sheets += (
-                f' <a class="btn btn-sm btn-outline-primary" href="{sheet_url.format(b.pk, 2)}">'
-                f"{label['sheet2']}</a>"
-            )
         row.append(f'<td class="text-nowrap">{sheets}</td>')
         confirm = ""
         if b.unconfirmed:

@@ -23,6 +23,7 @@ from django.views.decorators.cache import never_cache
 
 from common.cache import FORMAT as PAGE_FORMAT
 from common.cache import anonymous, page_for, reading
+from common.converters import int_or_none
 from common.exports import EXPORT_FORMATS
 from common.responses import version_json
 
@@ -42,8 +43,8 @@ def _tournament(slug: str) -> Tournament:
 def _page_query(request: HttpRequest) -> str:
     """The part of the query string a public page depends on (only ``round``, a number), so
     that other parameters (tracking tags, junk) do not make a page to render and keep each."""
-    value = request.GET.get("round", "")
-    return value if value.isdigit() else ""
+    number = int_or_none(request.GET.get("round"))
+    return "" if number is None else str(number)
 
 
 def public_page(view: Any) -> Any:
@@ -303,8 +304,7 @@ def pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @public_page
 def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(slug)
-    upto = request.GET.get("round")
-    upto_n = int(upto) if upto and upto.isdigit() else None
+    upto_n = int_or_none(request.GET.get("round"))
     fmt = request.GET.get("format")
     if fmt in EXPORT_FORMATS:
         return exports.standings(t, tables.standings(t, upto_n), fmt)

@@ -55,7 +55,9 @@ if not DEBUG and not ALLOWED_HOSTS:
     raise ImproperlyConfigured("DJANGO_ALLOWED_HOSTS must be set when DJANGO_DEBUG=0.")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
-# Base address used in e-mails (signed links). Falls back to the request's host.
+# The site's public address: every absolute link (e-mails, calendar files, the tablets' QR
+# codes) is built from it by common.links.absolute_url, never from the request's Host header.
+# check --deploy warns while it is the local default (or not HTTPS) in production.
 SITE_URL = os.environ.get("SITE_URL", f"http://127.0.0.1:{os.environ.get('PORT', '8000')}").rstrip(
     "/"
 )

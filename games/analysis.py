@@ -1,32 +1,40 @@
 """The engine's analysis of finished games, in the product (issue 15, docs/analysis.md).
 
-A finished game is analysed once per version of the game (``Game.version``: every change of
-the sheet makes a new one) by a Celery task (``games.tasks.analyse_game_task``) that runs
-``games.engine.analysis.analyse_game`` and stores the verdict on every ply in a
-``GameAnalysis`` row. A tournament game is analysed as soon as its sheet finishes it (the
-services call :func:`sheet_changed` in the transaction that changed the sheet; the request is
-queued once it commits); a friendly game when an organiser asks (:func:`request`).
+An analysis belongs to the sheet it analysed: it is keyed by the game's moves (``moves_key``,
+a hash of the turns in order, as lichess keys analyses by moves), not by every change of the
+game's row. The players' confirmations at the tablet, a disagreement and its settling, the
+clock, an adjournment or a termination recorded after the last turn change the row and its
+version but not the moves, so they keep the analysis (issue 21: each confirmation made a new
+version, and the analysis queued at the game's end was dropped as stale and never queued
+again). A finished game is analysed once per sheet of moves by a Celery task
+(``games.tasks.analyse_game_task``) that runs ``games.engine.analysis.analyse_game`` and
+stores the verdict on every ply in a ``GameAnalysis`` row. A tournament game is analysed as
+soon as its sheet finishes it (the services call :func:`sheet_changed` in the transaction
+that changed the sheet; the request is queued once it commits); a friendly game when an
+organiser asks (:func:`request`).
 
 **Never during play.** A player must not be able to consult the engine at the board, so:
 
 - nothing is analysed unless the game is finished (checked when asked, when the task starts
   and again when it stores its result);
-- any change of the sheet deletes the analysis of the earlier version in the same
-  transaction (a turn taken back after the end reopens the game: its analysis is gone), and
-  a task that finds the game changed drops its work;
+- a change of the moves deletes the analysis of the earlier moves in the same transaction (a
+  turn taken back after the end reopens the game: its analysis is gone), and a task that
+  finds the moves changed, or the game reopened, drops its work;
 - the reads (:func:`shown`, the page, the progress JSON, the better-play page) show an
-  analysis only while the game is finished and still at the version analysed — a result
-  entered by hand and then cleared reopens a game without a new version.
+  analysis only while the game is finished and its moves are the ones analysed — a result
+  entered by hand and then cleared reopens a game without changing its moves.
 
 For a game of a pairing the counts of mistakes and blunders go to the championship through
-its write door (``championship.services.game_result_analysis_set``), which stores them on
-the ``GameResult`` and makes the tournament's pages new; the championship never imports the
-games app (import-linter), and the player's page reads the counts from the rows it already
-loads, with no extra query.
+its write doors (``championship.services.game_result_analysis_set`` when an analysis is done,
+and with every change of the sheet: the counts of the analysis that still holds, or none),
+which store them on the ``GameResult`` and make the tournament's pages new; the championship
+never imports the games app (import-linter), and the player's page reads the counts from the
+rows it already loads, with no extra query.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import uuid
 from dataclasses import dataclass
@@ -86,41 +94,61 @@ def finished(eg: EngineGame) -> bool:
     return eg.outcome is not None and bool(eg.turns)
 
 
+def moves_key(eg: EngineGame) -> str:
+    """What an analysis is derived from: the sheet's moves, as a hash of its turns in order
+    (the turns' canonical texts, one a line)."""
+    moves = "\n".join(turn.text for turn in eg.turns)
+    return hashlib.sha256(moves.encode()).hexdigest()
+
+
 # --- Writes -------------------------------------------------------------------------------
-def sheet_changed(game: Game, eg: EngineGame) -> None:
+def sheet_changed(game: Game, eg: EngineGame) -> dict[str, tuple[int, int]] | None:
     """Called by ``games.services`` inside every transaction that changes a game's sheet
-    (``game.version`` already the new one, ``eg`` the sheet now): the analysis of the earlier
-    version is deleted, and a tournament game the sheet finished is queued for analysis once
-    the transaction commits."""
-    GameAnalysis.objects.filter(game_id=game.pk).delete()
+    (``eg`` the sheet now): the analysis of other moves is deleted (one of the same moves
+    stays), and a tournament game the sheet finished is queued for analysis once the
+    transaction commits (nothing is queued if its analysis is there already). Returns the
+    counts of mistakes and blunders of the analysis that holds for the sheet now (None: none
+    is done), which the championship is told with the sheet."""
+    key = moves_key(eg)
+    GameAnalysis.objects.filter(game_id=game.pk).exclude(moves=key).delete()
     if game.board_id is not None and finished(eg):
-        game_id, version = game.pk, game.version
-        transaction.on_commit(lambda: request(game_id, version=version))
+        game_id = game.pk
+        transaction.on_commit(lambda: request(game_id, moves=key))
+    row = GameAnalysis.objects.filter(game_id=game.pk, moves=key, status=Status.DONE).first()
+    return done_counts(row) if row is not None and finished(eg) else None
 
 
-def request(game_id: int, *, version: int | None = None) -> GameAnalysis | None:
-    """Queue the analysis of the game's current version if it is finished, unless one is
-    already queued, running or done for that version (a failed or stale one is started
-    again). ``version``: only if the game is still at it. None when there is nothing to
-    analyse (not finished, no turns, changed meanwhile)."""
+def done_counts(row: GameAnalysis) -> dict[str, tuple[int, int]] | None:
+    """Each side's mistakes and blunders of a done analysis (None for any other)."""
+    if row.status != Status.DONE:
+        return None
+    return {
+        WHITE: (row.mistakes_white or 0, row.blunders_white or 0),
+        BLACK: (row.mistakes_black or 0, row.blunders_black or 0),
+    }
+
+
+def request(game_id: int, *, moves: str | None = None) -> GameAnalysis | None:
+    """Queue the analysis of the game's moves if it is finished, unless one is already
+    queued, running or done for these moves (a failed one is started again). ``moves``: only
+    if the game still has those (``moves_key``). None when there is nothing to analyse (not
+    finished, no turns, changed meanwhile)."""
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None or (version is not None and game.version != version):
+        if game is None:
             return None
-        if not finished(selectors.replay(game)):
+        eg = selectors.replay(game)
+        key = moves_key(eg)
+        if (moves is not None and key != moves) or not finished(eg):
             return None
         current = GameAnalysis.objects.filter(game=game).first()
-        if (
-            current is not None
-            and current.version == game.version
-            and state(current) != Status.FAILED
-        ):
+        if current is not None and current.moves == key and state(current) != Status.FAILED:
             return current
         token = uuid.uuid4().hex
         row, _created = GameAnalysis.objects.update_or_create(
             game=game,
             defaults={
-                "version": game.version,
+                "moves": key,
                 "token": token,
                 "status": Status.QUEUED,
                 "progress": 0,
@@ -158,7 +186,7 @@ def _queue(analysis_id: int, token: str) -> None:
 
 def run(analysis_id: int, token: str) -> str:
     """Carry out the request ``token`` (the task's work): ``done``, or ``stale`` when it was
-    replaced, is running elsewhere, or the game changed or reopened meanwhile. An analysis
+    replaced, is running elsewhere, or the game's moves changed or it reopened meanwhile. An analysis
     whose worker died (its heartbeat stale) is taken over by a task delivered again."""
     now = timezone.now()
     stale = now - timedelta(seconds=settings.ANALYSIS_HEARTBEAT_STALE)
@@ -171,7 +199,7 @@ def run(analysis_id: int, token: str) -> str:
         return "stale"
     row = GameAnalysis.objects.select_related("game").get(pk=analysis_id)
     eg = selectors.replay(row.game)
-    if row.game.version != row.version or not finished(eg):
+    if moves_key(eg) != row.moves or not finished(eg):
         GameAnalysis.objects.filter(pk=analysis_id, token=token).delete()
         return "stale"
 
@@ -209,7 +237,8 @@ def _store(row: GameAnalysis, token: str, plies: list[PlyAnalysis]) -> str:
     found = counts(plies)
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=row.game_id)
-        if game.version != row.version or not finished(selectors.replay(game)):
+        eg = selectors.replay(game)
+        if moves_key(eg) != row.moves or not finished(eg):
             GameAnalysis.objects.filter(pk=row.pk, token=token).delete()
             return "stale"
         stored = GameAnalysis.objects.filter(pk=row.pk, token=token).update(
@@ -248,10 +277,10 @@ def state(row: GameAnalysis, now: datetime | None = None) -> str:
 
 
 def shown(game: Game, eg: EngineGame) -> GameAnalysis | None:
-    """The analysis anyone may see: only of a finished game, at the version analysed."""
+    """The analysis anyone may see: only of a finished game, of the moves it has now."""
     if not finished(eg):
         return None
-    return GameAnalysis.objects.filter(game=game, version=game.version).first()
+    return GameAnalysis.objects.filter(game=game, moves=moves_key(eg)).first()
 
 
 def plies_of(row: GameAnalysis) -> list[PlyAnalysis]:

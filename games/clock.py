@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from .engine import BLACK, WHITE
-from .engine.core import SideName
+from .engine.core import SideName, ascii_number
 
 
 @dataclass(frozen=True)
@@ -73,13 +73,16 @@ def clock_text(ms: int) -> str:
 
 
 def valid_clock_text(text: str) -> bool:
+    """``h:mm:ss`` in ASCII digits (``0:²²:00`` is not a clock)."""
     parts = text.split(":")
+    if len(parts) != 3 or len(parts[1]) != 2 or len(parts[2]) != 2:
+        return False
+    hours, minutes, seconds = (ascii_number(p, 2) for p in parts)
     return (
-        len(parts) == 3
-        and all(p.isdigit() for p in parts)
-        and len(parts[1]) == len(parts[2]) == 2
-        and int(parts[1]) < 60
-        and int(parts[2]) < 60
+        hours is not None
+        and minutes is not None
+        and seconds is not None
+        and max(minutes, seconds) < 60
     )
 
 

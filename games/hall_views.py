@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 
 from championship.models import Board, Round
 from common.converters import posted_id
+from common.links import absolute_url
 
 from . import hall as boards
 from . import services, tablet
@@ -59,6 +60,7 @@ def hall(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "items": items,
             "etag": boards.etag(rnd, rows[0], rows[1]),
             "two_games": rnd.tournament.games_per_pairing == 2,
+            "frozen": rnd.tournament.is_finished,
         },
     )
 
@@ -100,10 +102,13 @@ def tablets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     games of the pairings that have none yet (their links need them)."""
     rnd = _round(slug, number)
     if request.method == "POST":
-        for board, game_number, game in _pairing_games(rnd):
-            if game is None:
-                board.round = rnd
-                services.game_for(board, game_number)
+        try:
+            for board, game_number, game in _pairing_games(rnd):
+                if game is None:
+                    board.round = rnd
+                    services.game_for(board, game_number)
+        except services.GameError as exc:  # a finished tournament gets no new games
+            messages.error(request, str(exc))
         return redirect("games:tablets", slug=slug, number=number)
     cards = []
     missing = 0
@@ -111,7 +116,7 @@ def tablets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         if game is None:
             missing += 1
             continue
-        url = request.build_absolute_uri(tablet.path_for(game.pk))
+        url = absolute_url(tablet.path_for(game.pk))  # SITE_URL, never the Host header
         first, second = str(board.white), str(board.black)
         cards.append(
             {
@@ -131,6 +136,7 @@ def tablets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "round": rnd,
             "cards": cards,
             "missing": missing,
+            "frozen": rnd.tournament.is_finished,
             "two_games": rnd.tournament.games_per_pairing == 2,
         },
     )

@@ -115,9 +115,10 @@ class Turn(models.Model):
 
 class GameAnalysis(models.Model):
     """The engine's analysis of a finished game (``games.analysis``): one per game, for the
-    game's ``version`` it analysed. Any change of the sheet deletes it (the analysis of an
-    earlier sheet no longer holds); it is shown only while the game is finished and still at
-    that version, so nothing of it is reachable during play.
+    game's ``moves`` it analysed. A change of the moves deletes it (the analysis of other
+    moves no longer holds); a change of anything else (the players' confirmations, a
+    dispute, the clock) keeps it. It is shown only while the game is finished and still has
+    those moves, so nothing of it is reachable during play.
 
     ``plies`` holds ``PlyAnalysis.as_dict()`` of each ply in ply order; the counts are the
     mistakes and blunders of each side (None until done)."""
@@ -129,8 +130,8 @@ class GameAnalysis(models.Model):
         FAILED = "failed", _("failed")
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
-    #: The game's version analysed (``Game.version``).
-    version = models.PositiveIntegerField()
+    #: The moves analysed: ``games.analysis.moves_key`` of the sheet (a hash of its turns).
+    moves = models.CharField(max_length=64)
     #: The request this row belongs to: a task whose token differs does nothing.
     token = models.CharField(max_length=32)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
@@ -154,4 +155,4 @@ class GameAnalysis(models.Model):
         verbose_name_plural = _("game analyses")
 
     def __str__(self) -> str:
-        return f"{self.game} · v{self.version}: {self.status}"
+        return f"{self.game} · {self.moves[:8]}: {self.status}"

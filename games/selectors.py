@@ -172,6 +172,8 @@ def tablet_refusal(game: Game, eg: EngineGame) -> str | None:
         return _("This link is for a game of a tournament.")
     if board.round.status != Round.Status.PUBLISHED:
         return _("This round is not published yet.")
+    if board.round.tournament.status == Tournament.Status.FINISHED:
+        return _("The tournament is finished: this link no longer works.")
     if round_closed(board.round):
         return _("Round %(n)d is closed: this link no longer works.") % {"n": board.round.number}
     key = result_key(eg)
@@ -190,15 +192,15 @@ def tablet_refusal(game: Game, eg: EngineGame) -> str | None:
 
 def page_key(pk: int) -> tuple[int, int | None, str, str] | None:
     """What a kept public game page's key needs, in one query: the game's version, its
-    tournament's version (None for a friendly game), its analysis' status at that version ("-"
-    if none: a page shows the analysis of that version only) and its round's status ("" for a friendly game). None if
-    there is no such game."""
+    tournament's version (None for a friendly game), its analysis' moves and status ("-" if
+    none; a change of the moves deletes the analysis of others, and makes a new version) and
+    its round's status ("" for a friendly game). None if there is no such game."""
     row = (
         Game.objects.filter(pk=pk)
         .values_list(
             "version",
             "board__round__tournament__version",
-            "analysis__version",
+            "analysis__moves",
             "analysis__status",
             "board__round__status",
         )
@@ -207,5 +209,5 @@ def page_key(pk: int) -> tuple[int, int | None, str, str] | None:
     if row is None:
         return None
     version, tournament, analysed, status, round_status = row
-    stamp = status if analysed == version and status else "-"
+    stamp = f"{analysed[:12]}.{status}" if analysed and status else "-"
     return version, tournament, stamp, round_status or ""

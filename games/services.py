@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from championship import services as championship
-from championship.models import Board, Round
+from championship.models import Board, Round, Tournament
 from common.types import Actor, user_or_none
 
 from . import analysis, selectors
@@ -47,6 +47,13 @@ class GameError(Exception):
     """A request that cannot be carried out; the message says why and nothing changed."""
 
 
+class Frozen(GameError):
+    """The game's tournament is finished: nothing of its games changes but after a reopen."""
+
+    def __init__(self) -> None:
+        super().__init__(_("The tournament is finished: reopen it first to change anything."))
+
+
 class ResultConflict(GameError):
     """The sheet and the result entered by hand disagree: the organiser decides."""
 
@@ -61,9 +68,17 @@ def _engine_error(exc: EngineError) -> GameError:
 
 
 # --- The pairing's result ----------------------------------------------------------------
-def _tell_championship(game: Game, eg: EngineGame, user: Actor, *, overrule: bool) -> None:
+def _tell_championship(
+    game: Game,
+    eg: EngineGame,
+    user: Actor,
+    *,
+    overrule: bool,
+    counts: dict[str, tuple[int, int]] | None = None,
+) -> None:
     """Tell the championship what the sheet of a pairing's game now says (``eg``: the sheet
-    alone, without a result entered by hand)."""
+    alone, without a result entered by hand), with the counts of the analysis that holds for
+    its moves (None: none is done)."""
     if game.board is None:
         return
     plies, outcome = selectors.sheet_facts(eg)
@@ -75,11 +90,29 @@ def _tell_championship(game: Game, eg: EngineGame, user: Actor, *, overrule: boo
             outcome=outcome,
             user=user,
             overrule=overrule,
+            analysis=counts,
         )
     except championship.ResultConflict as exc:
         raise ResultConflict(exc) from None
+    except championship.TournamentFinished:
+        raise Frozen from None
     except championship.ChampionshipError as exc:
         raise GameError(str(exc)) from None
+
+
+def _sheet_changed(game: Game, eg: EngineGame, user: Actor, *, overrule: bool) -> None:
+    """The sheet of ``game`` is now ``eg``: its analysis follows the moves (kept if they are
+    the same, dropped and queued again if not), and the championship hears what the sheet
+    says, with the analysis that holds."""
+    counts = analysis.sheet_changed(game, eg)
+    _tell_championship(game, eg, user, overrule=overrule, counts=counts)
+
+
+def frozen(game: Game) -> bool:
+    """Is ``game`` a game of a finished tournament (its sheet, clock and the players' word
+    change only after the tournament is reopened)? Pages hide their controls then."""
+    board = game.board
+    return board is not None and board.round.tournament.status == Tournament.Status.FINISHED
 
 
 def game_for(board: Board, number: int = 1) -> Game:
@@ -113,6 +146,11 @@ def _lock(game: Game) -> Game:
         .select_related("board__round__tournament")
         .get(pk=game.pk)
     )
+    # The door every write of a game passes (turns, sheets, terminations, the clock, the
+    # players' word): a finished tournament's games change only after a reopen. The
+    # championship's write door checks it again with the tournament's row locked.
+    if frozen(locked):
+        raise Frozen
     if locked.board is not None and locked.board.round.status != Round.Status.PUBLISHED:
         raise GameError(_("Games are recorded once the round is published."))
     return locked
@@ -140,8 +178,7 @@ def _flag_if_fallen(game: Game, eg: EngineGame, user: Actor, now: datetime) -> b
         clock_running_since=None,
         **{f"clock_{side}_ms": 0},
     )
-    _tell_championship(game, eg, user, overrule=True)  # the server's clock decides
-    analysis.sheet_changed(game, eg)
+    _sheet_changed(game, eg, user, overrule=True)  # the server's clock decides
     return True
 
 
@@ -233,8 +270,7 @@ def _record_turn(
             _("The sheet changed meanwhile. Check the board and enter the turn again.")
         ) from None
     _touch(game, **fields)
-    _tell_championship(game, eg, user, overrule=overrule)
-    analysis.sheet_changed(game, eg)
+    _sheet_changed(game, eg, user, overrule=overrule)
     return turn
 
 
@@ -262,8 +298,7 @@ def turn_undo(
         last.delete()
         eg = selectors.sheet(game, turns[:-1], terminations=False)
         _touch(game, **fields)
-        _tell_championship(game, eg, user, overrule=True)
-        analysis.sheet_changed(game, eg)  # a game reopened: its analysis is gone
+        _sheet_changed(game, eg, user, overrule=True)  # other moves: the analysis is gone
     return last
 
 
@@ -311,8 +346,7 @@ def sheet_replace(*, game: Game, text: str, user: Actor, overrule: bool = False)
             if not game.black_name and tags.get("Black"):
                 fields["black_name"] = tags["Black"][:150]
         _touch(game, **fields)
-        _tell_championship(game, eg, user, overrule=overrule)
-        analysis.sheet_changed(game, eg)
+        _sheet_changed(game, eg, user, overrule=overrule)
     return eg
 
 
@@ -383,8 +417,7 @@ def game_terminate(
             clock_running_since=None,
             **spent,
         )
-        _tell_championship(game, eg, user, overrule=overrule)
-        analysis.sheet_changed(game, eg)
+        _sheet_changed(game, eg, user, overrule=overrule)
     return outcome
 
 
@@ -448,8 +481,9 @@ def clock_pause(*, game: Game, user: Actor, now: datetime | None = None) -> None
 
 def clock_settle(*, game: Game, user: Actor = None, now: datetime | None = None) -> bool:
     """End the game on time if the running clock has run out (the server's time decides).
-    Called whenever the clock is looked at; True if a flag fell now."""
-    if game.clock_running_since is None:
+    Called whenever the clock is looked at; True if a flag fell now. Nothing falls in a
+    finished tournament (its results are final)."""
+    if game.clock_running_since is None or frozen(game):
         return False
     with transaction.atomic():
         game = _lock(game)
@@ -490,6 +524,8 @@ def game_confirm(*, game: Game, side: str) -> bool:
                     result=outcome.result,
                     termination=outcome.termination,
                 )
+            except championship.TournamentFinished:
+                raise Frozen from None
             except championship.ChampionshipError as exc:
                 raise GameError(str(exc)) from None
     return both

@@ -15,6 +15,8 @@ import qrcode.image.svg
 from django.core import signing
 from django.urls import reverse
 
+from common.converters import posted_id
+
 SALT = "games.tablet"
 
 
@@ -28,7 +30,7 @@ def game_of(token: str) -> int | None:
         value = signing.Signer(salt=SALT).unsign(token)
     except signing.BadSignature:
         return None
-    return int(value) if value.isdigit() else None
+    return posted_id(value)
 
 
 def path_for(game_id: int) -> str:

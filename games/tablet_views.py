@@ -19,7 +19,15 @@ from django.views.decorators.http import require_POST
 from . import selectors, services, tablet
 from .engine.game import Game as EngineGame
 from .models import Game
-from .views import _games, _turns, click_plays, clock_state_data, game_context
+from .views import (
+    _games,
+    _turns,
+    click_plays,
+    clock_state_data,
+    error_status,
+    game_context,
+    posted_ply,
+)
 
 
 class Refused(Exception):
@@ -67,7 +75,9 @@ def page(request: HttpRequest, pk: int, token: str) -> HttpResponse:
             _result_action(request, game)
         except services.GameError as exc:
             messages.error(request, str(exc))
-            return _page(request, game, token, status=400)
+            return _page(
+                request, game, token, status=409 if isinstance(exc, services.Frozen) else 400
+            )
         return redirect("games:tablet", pk=pk, token=token)
     services.clock_settle(game=game, user=None)
     game.refresh_from_db()
@@ -122,7 +132,6 @@ def action(request: HttpRequest, pk: int, token: str) -> JsonResponse:
     except Refused as exc:
         return _refused(request, str(exc), json=True)  # type: ignore[return-value]
     name = request.POST.get("action")
-    expected = request.POST.get("ply", "")
     try:
         if name == "start":
             services.clock_start(game=game, user=None)
@@ -133,7 +142,7 @@ def action(request: HttpRequest, pk: int, token: str) -> JsonResponse:
                 game=game,
                 text=request.POST.get("text", ""),
                 user=None,
-                expected_ply=int(expected) if expected.isdigit() and len(expected) < 4 else None,
+                expected_ply=posted_ply(request),
                 from_clock=True,
                 overrule=True,
                 tablet=True,
@@ -142,6 +151,6 @@ def action(request: HttpRequest, pk: int, token: str) -> JsonResponse:
             raise services.GameError(_("Unknown action."))
     except services.GameError as exc:
         game.refresh_from_db()
-        return JsonResponse({"error": str(exc), **clock_state_data(game)}, status=400)
+        return JsonResponse({"error": str(exc), **clock_state_data(game)}, status=error_status(exc))
     game.refresh_from_db()
     return JsonResponse(clock_state_data(game))

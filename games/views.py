@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 from championship.models import Board, Round, Tournament
 from championship.services import describe
 from common.cache import anonymous, computed, page_for
+from common.converters import NumberError, parse_int
 from common.permissions import organiser_required
 from common.responses import text_download, version_json
 
@@ -27,7 +28,7 @@ from . import analysis, board_svg, records, selectors, services
 from .clock import Clock, StoredClock, clock_at, clock_text
 from .engine import BLACK, WHITE, card_text, playable_cards
 from .engine.clicks import click_plays as engine_click_plays
-from .engine.core import CARD_TEXTS, CARDS, hand_text
+from .engine.core import CARD_TEXTS, CARDS, GAME_PLIES, hand_text
 from .engine.game import Game as EngineGame
 from .messages import SIDE_NAMES, TERMINATION_NAMES
 from .models import ORGANISER_TERMINATIONS, Game, GameAnalysis, Turn
@@ -138,6 +139,8 @@ def game_context(game: Game, turns: list[Turn], eg: EngineGame | None = None) ->
         # The position as counts per point (each side in its own numbering, 25 the bar): the
         # click entry moves the checkers on the board as the steps are clicked.
         "position": {"white": list(state.white), "black": list(state.black)},
+        # A finished tournament's games change only after a reopen: no controls offered.
+        "frozen": services.frozen(game),
     }
 
 
@@ -400,11 +403,11 @@ def new_game(request: HttpRequest) -> HttpResponse:
     black = request.POST.get("black_name", "").strip()[:150]
     event = request.POST.get("event", "").strip()[:200]
     try:
-        p1 = int(request.POST.get("phase1_minutes") or 30)
-        p2 = int(request.POST.get("phase2_minutes") or 30)
-    except ValueError:
+        p1 = parse_int(request.POST.get("phase1_minutes") or "30", minimum=1, maximum=600)
+        p2 = parse_int(request.POST.get("phase2_minutes") or "30", minimum=1, maximum=600)
+    except NumberError:
         p1 = p2 = 0
-    if not white or not black or not (1 <= p1 <= 600 and 1 <= p2 <= 600):
+    if not white or not black or not (p1 and p2):
         messages.error(
             request,
             _("Enter both players' names and minutes per side from 1 to 600 for each phase."),
@@ -437,6 +440,11 @@ def board_game(request: HttpRequest, board: int, number: int) -> HttpResponse:
         raise Http404(_("This round is not published yet."))
     try:
         game = services.game_for(b, number)
+    except services.Frozen as exc:  # a finished tournament gets no new sheet
+        messages.error(request, str(exc))
+        return redirect(
+            "championship:round_manage", slug=b.round.tournament.slug, number=b.round.number
+        )
     except services.GameError as exc:
         raise Http404(str(exc)) from None
     return redirect("games:sheet", pk=game.pk)
@@ -452,6 +460,22 @@ def pairing_game(request: HttpRequest, board: int, number: int) -> HttpResponse:
 
 
 # --- The organisers' move sheet -----------------------------------------------------------
+def posted_ply(request: HttpRequest) -> int | None:
+    """The number of turns the posting page showed (its hidden ``ply``; the clock's script
+    sends it too), so that a turn entered on an out-of-date page is refused: None if not
+    sent, otherwise 0 to 72 turns, or ``GameError`` (a damaged form must not pass unchecked)."""
+    value = request.POST.get("ply", "")
+    if value == "":
+        return None
+    try:
+        return parse_int(value, maximum=GAME_PLIES)
+    except NumberError:
+        raise services.GameError(
+            _("The page sent no valid number of turns (%(value)s): reload it and try again.")
+            % {"value": value[:10]}
+        ) from None
+
+
 def _ending(game: Game, typed: dict[str, str]) -> dict[str, str]:
     """What ending the game as ``typed`` would record, for the organiser to confirm."""
     outcome = services.game_termination_preview(
@@ -490,7 +514,7 @@ def sheet(request: HttpRequest, pk: int) -> HttpResponse:
             status = 409
         except services.GameError as exc:
             messages.error(request, str(exc))
-            status = 400
+            status = 409 if isinstance(exc, services.Frozen) else 400
         game = get_object_or_404(_games(), pk=pk)
     turns = _turns(game)
     context = game_context(game, turns)
@@ -511,8 +535,7 @@ def _sheet_action(
     request: HttpRequest, game: Game, action: str, typed: dict[str, str], overrule: bool
 ) -> None:
     user = request.user
-    expected = request.POST.get("ply")
-    expected_ply = int(expected) if expected and expected.isdigit() else None
+    expected_ply = posted_ply(request)
     if action == "turn":
         if not typed["text"].strip():
             raise services.GameError(_("Enter the turn, for example 4:5 24/20 13/8."))
@@ -613,7 +636,6 @@ def clock_state(request: HttpRequest, pk: int) -> JsonResponse:
 def clock_action(request: HttpRequest, pk: int) -> JsonResponse:
     game = get_object_or_404(_games(), pk=pk)
     action = request.POST.get("action")
-    expected = request.POST.get("ply", "")
     try:
         if action == "start":
             services.clock_start(game=game, user=request.user)
@@ -624,7 +646,7 @@ def clock_action(request: HttpRequest, pk: int) -> JsonResponse:
                 game=game,
                 text=request.POST.get("text", ""),
                 user=request.user,
-                expected_ply=int(expected) if expected.isdigit() else None,
+                expected_ply=posted_ply(request),
                 from_clock=True,
                 overrule=True,
             )
@@ -632,6 +654,12 @@ def clock_action(request: HttpRequest, pk: int) -> JsonResponse:
             raise services.GameError(_("Unknown action."))
     except services.GameError as exc:
         game.refresh_from_db()
-        return JsonResponse({"error": str(exc), **clock_state_data(game)}, status=400)
+        return JsonResponse({"error": str(exc), **clock_state_data(game)}, status=error_status(exc))
     game.refresh_from_db()
     return JsonResponse(clock_state_data(game))
+
+
+def error_status(exc: services.GameError) -> int:
+    """The status of a refused clock press or turn: 409 when the tournament is finished (the
+    game's state forbids it), otherwise 400 (the request itself is wrong or out of date)."""
+    return 409 if isinstance(exc, services.Frozen) else 400

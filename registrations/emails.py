@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 from dataclasses import dataclass
-from urllib.parse import urlencode
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
@@ -23,16 +22,16 @@ from django.utils.translation import gettext, gettext_lazy
 
 from championship import schedule
 from championship.models import Tournament
+from common.links import absolute_url
 
 from . import calendar, selectors, tokens
 from .models import Announcement, DigestSubscription, MasterClassSignup, Registration
 
 
 def absolute(path: str, language: str | None = None) -> str:
-    """The link on the site; with ``language`` it opens in that language whatever the
-    browser's (the page honours ``?lang=`` and remembers it in the language cookie)."""
-    url = settings.SITE_URL + path
-    return f"{url}?{urlencode({'lang': language})}" if language else url
+    """The link on the site (``common.links.absolute_url``, from ``SITE_URL``); with
+    ``language`` it opens in that language whatever the browser's."""
+    return absolute_url(path, language)
 
 
 def player_path(registration: Registration) -> str:

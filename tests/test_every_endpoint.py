@@ -58,6 +58,9 @@ HOSTILE = [
     "<script>alert(1)</script>",
     "white:black:x",
     'Ωмега\u202e\n[Event "forged"]',
+    # Digits that are not ASCII: "²".isdigit() is true and int("²") fails; int("٣") is 3.
+    "²",
+    "٣",
 ]
 QUERIES = [
     "q=%00",
@@ -82,6 +85,10 @@ QUERIES = [
     "sort=%00",
     "next=http://evil.example.org/",
     "ply=abc",
+    "ply=%C2%B2",
+    "round=%C2%B2",
+    "round=%C2%B3&format=csv",
+    "round=%D9%A3",
     "%FF%FE=%FF",
     "q=%FF%FE",
 ]
@@ -473,10 +480,7 @@ def test_every_post_form_with_hostile_fields_gets_no_server_error_and_refusals_c
         pytest.fail(f"{len(failures)} failures. Server errors:\n{errors}\nFirst:\n{examples}")
 
 
-@settings(
-    max_examples=examples(60),
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
-)
+@settings(max_examples=examples(60), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_generated_posts_to_organiser_endpoints(data: st.DataObject) -> None:
     """Hypothesis picks a form and writes arbitrary text into arbitrary fields of it."""
@@ -530,7 +534,20 @@ def _organiser_routes(patterns: Any = None, prefix: str = "") -> list[str]:
 
 ORGANISER_ROUTES = _organiser_routes()
 #: Names posted besides a form's own fields: what organisers' views read from a POST.
-EXTRA_FIELDS = ["action", "confirm", "anyway", "board", "entrant", "round", "kind", "a", "b"]
+EXTRA_FIELDS = [
+    "action",
+    "confirm",
+    "anyway",
+    "board",
+    "entrant",
+    "round",
+    "kind",
+    "a",
+    "b",
+    # What the clock's script posts (its endpoint has no form to find them in).
+    "ply",
+    "text",
+]
 
 
 def test_organiser_endpoints_are_found_by_their_mark() -> None:
@@ -573,10 +590,7 @@ def _endpoint(route: str) -> tuple[Client, str, list[dict[str, str]], dict[str, 
 
 
 @pytest.mark.parametrize("route", ORGANISER_ROUTES)
-@settings(
-    max_examples=examples(12),
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
-)
+@settings(max_examples=examples(12), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_generated_posts_to_every_organiser_endpoint(route: str, data: st.DataObject) -> None:
     """Each organisers' endpoint in turn gets generated posts: one of the site's forms that
@@ -606,3 +620,62 @@ def _fresh_endpoint_world() -> Any:
     _ENDPOINT.clear()
     yield
     _ENDPOINT.clear()
+
+
+# --- What the tablet's script posts (a signed link: no form to find, no organiser's mark) ---
+_TABLET: dict[str, Any] = {}
+
+
+def test_the_tablets_clock_with_hostile_fields_gets_no_server_error() -> None:
+    """Each field the clock's script posts, in turn, with each hostile value (as the form walk
+    above does for the forms of the pages)."""
+    world = _world()
+    token = world["strs"][0]
+    url = f"/tablet/{tablet.game_of(token)}/{token}/action/"
+    client = Client(raise_request_exception=False)
+    failures = []
+    for action in ("start", "pause", "turn"):
+        data = {"action": action, "ply": "0", "text": "4:5 24/20 13/8"}
+        for field in data:
+            for bad in HOSTILE:
+                before = fingerprint()
+                status = _send(client, url, {**data, field: bad})
+                if status >= 500 or (status >= 400 and fingerprint() != before):
+                    failures.append((status, action, field, bad))
+    assert not failures, (failures[:10], ERRORS)
+
+
+@settings(max_examples=examples(60), suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_generated_posts_to_the_tablets_clock(data: st.DataObject) -> None:
+    """The clock's presses at the board (start, pause, a turn with the ply the page showed),
+    with any of their fields replaced: no 5xx; a refusal changes nothing."""
+    if not _TABLET:
+        world = _world()
+        token = world["strs"][0]
+        game = tablet.game_of(token)
+        _TABLET.update(url=f"/tablet/{game}/{token}/action/", client=Client(), ints=world["ints"])
+    client, url = _TABLET["client"], _TABLET["url"]
+    client.raise_request_exception = False
+    values = st.one_of(
+        st.text(max_size=30),
+        st.sampled_from(HOSTILE),
+        st.integers(min_value=-5, max_value=2**40).map(str),
+        st.sampled_from(["0", "1", "start", "pause", "turn", "4:5 24/20 13/8", "0:²²:00"]),
+    )
+    base = {"action": data.draw(st.sampled_from(["start", "pause", "turn"])), "ply": "0"}
+    changes = data.draw(
+        st.dictionaries(st.sampled_from(["action", "ply", "text", "side"]), values, max_size=3)
+    )
+    before = fingerprint()
+    status = _send(client, url, {**base, **changes})
+    assert status < 500, (url, changes, ERRORS)
+    if status >= 400:
+        assert fingerprint() == before, (url, changes)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_tablet_world() -> Any:
+    _TABLET.clear()
+    yield
+    _TABLET.clear()

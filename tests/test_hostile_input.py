@@ -22,7 +22,20 @@ from games.engine.record import parse_record
 from tests.hypothesis_profiles import examples
 
 ROOT = Path(__file__).resolve().parents[1]
-NOTATION = st.text(alphabet="0123456789:/*bar off-+ \n\t{}[]\"'ыé", max_size=40)
+NOTATION = st.text(alphabet="0123456789:/*bar off-+ \n\t{}[]\"'ыé²³٣１", max_size=40)
+#: Digits of every kind (``²``: ``isdigit()`` is true, ``int()`` refuses it; ``٣``: ``int()``
+#: reads it), to be written where numbers belong.
+DIGITS = st.text(
+    alphabet=st.one_of(
+        st.sampled_from("0123456789²³¹٣٠１①₂"), st.characters(categories=["Nd", "No"])
+    ),
+    min_size=1,
+    max_size=3,
+)
+#: A turn written with digits of any kind where its numbers belong.
+TURN = st.builds(lambda a, b, c, d, e, f: f"{a}:{b} {c}/{d} {e}/{f}", *[DIGITS] * 6) | st.builds(
+    lambda a, b: f"{a}:{b}", DIGITS, DIGITS
+)
 
 
 @settings(max_examples=examples(400))
@@ -35,6 +48,18 @@ def test_notation_parser_only_raises_engine_errors(text: str) -> None:
 
 
 @settings(max_examples=examples(300))
+@given(TURN)
+def test_a_turn_of_any_digits_is_played_or_refused(text: str) -> None:
+    game = Game()
+    try:
+        game.play(text)
+    except EngineError as exc:
+        assert exc.ply == 1 and game.ply == 0
+    else:
+        assert text.isascii()
+
+
+@settings(max_examples=examples(300))
 @given(NOTATION)
 def test_game_play_refuses_garbage_and_changes_nothing(text: str) -> None:
     game = Game()
@@ -42,6 +67,15 @@ def test_game_play_refuses_garbage_and_changes_nothing(text: str) -> None:
         game.play(text)
     except EngineError as exc:
         assert exc.ply == 1 and game.ply == 0
+
+
+@settings(max_examples=examples(300))
+@given(st.lists(st.one_of(DIGITS, st.text(max_size=3)), min_size=3, max_size=4).map(":".join))
+def test_a_clock_as_written_is_read_or_refused(text: str) -> None:
+    from games.clock import valid_clock_text
+
+    if valid_clock_text(text):
+        assert text.isascii() and len(text.split(":")) == 3
 
 
 RECORD = '[Event "x"]\n[Result "*"]\n\n1. 4:5 24/20 13/8 2:6 13/11 13/7\n*\n'
@@ -62,6 +96,13 @@ def test_record_parser_only_raises_engine_errors(data: st.DataObject) -> None:
                 lambda i, j: RECORD[:i] + RECORD[j:],
                 st.integers(0, len(RECORD)),
                 st.integers(0, len(RECORD)),
+            ),
+            # A digit of the record (a move number, a card, a point, a clock) written with
+            # other digits.
+            st.builds(
+                lambda i, d: RECORD[:i] + d + RECORD[i + 1 :],
+                st.sampled_from([i for i, c in enumerate(RECORD) if c.isdigit()]),
+                DIGITS,
             ),
         )
     )
@@ -84,6 +125,13 @@ def test_trf_reader_only_raises_pairing_errors(data: st.DataObject) -> None:
                 lambda i, s: TRF[:i] + s + TRF[i + len(s) :],
                 st.integers(0, len(TRF)),
                 st.text(max_size=6),
+            ),
+            # A line of numbers (forbidden pairs, accelerations, absences, rounds) with
+            # numbers of other digits.
+            st.builds(
+                lambda code, numbers: TRF + code + " " + " ".join(numbers) + "\n",
+                st.sampled_from(["XXP", "XXA", "XXZ", "XXR", "XXS W="]),
+                st.lists(DIGITS, min_size=1, max_size=3),
             ),
         )
     )

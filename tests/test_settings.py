@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -88,9 +90,35 @@ def test_check_deploy_is_clean_under_production_settings() -> None:
         DJANGO_SECRET_KEY="x" * 20 + "a-long-random-production-secret-key-0123456789",
         DJANGO_ALLOWED_HOSTS="nardy.example.org",
         REDIS_URL="redis://127.0.0.1:6379/0",
+        SITE_URL="https://nardy.example.org",
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "no issues" in proc.stdout
+
+
+@pytest.mark.parametrize("site_url", [None, "http://nardy.example.org", "https://localhost:8000"])
+def test_check_deploy_warns_while_the_links_would_not_name_the_site(site_url: str | None) -> None:
+    """Every absolute link (e-mails, the tablets' QR codes) is built from SITE_URL, never from
+    the request's Host header: in production it must be the site's HTTPS address."""
+    env = {"SITE_URL": site_url} if site_url else {}
+    saved = os.environ.pop("SITE_URL", None)
+    try:
+        proc = run_manage(
+            "check",
+            "--deploy",
+            "--fail-level",
+            "WARNING",
+            DJANGO_DEBUG="0",
+            DJANGO_SECRET_KEY="x" * 20 + "a-long-random-production-secret-key-0123456789",
+            DJANGO_ALLOWED_HOSTS="nardy.example.org",
+            REDIS_URL="redis://127.0.0.1:6379/0",
+            **env,
+        )
+    finally:
+        if saved is not None:
+            os.environ["SITE_URL"] = saved
+    assert proc.returncode != 0
+    assert "common.W001" in proc.stdout + proc.stderr
 
 
 def test_the_forgeable_client_address_setting_is_refused() -> None:

@@ -37,7 +37,9 @@ SYSTEMS_READ = {
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _CODE = re.compile(r"[0-9A-Z]{3}\Z")
-_NUMBER = re.compile(r" *[0-9]+\Z")
+#: A number of the file: ASCII digits (``str.isdigit`` is true for ``²``, which ``int`` refuses),
+#: right-aligned in its field, at most nine (``int`` fails on thousands of digits).
+_NUMBER = re.compile(r" *[0-9]{1,9}\Z")
 _POINTS = re.compile(r" *[0-9]{1,3}(\.[0-9])?\Z")
 _RESULT_CODES = frozenset("+-WDL10=HFUZ")
 _PLAYED = frozenset("WDL10=")
@@ -346,7 +348,7 @@ def _entry(chunk: str, who: int, index: int, number: int) -> RoundEntry:
 def _numbers(text: str, number: int, problem: str) -> list[int]:
     values = []
     for token in text.split():
-        if not token.isdigit() or not 1 <= int(token) <= MAX_PLAYERS:
+        if not _NUMBER.match(token) or not 1 <= int(token) <= MAX_PLAYERS:
             raise PairingError(problem, line=number, field="player", value=text)
         values.append(int(token))
     return values
@@ -354,7 +356,7 @@ def _numbers(text: str, number: int, problem: str) -> list[int]:
 
 def _acceleration(text: str, number: int) -> tuple[int, list[Fraction]]:
     tokens = text.split()
-    if not tokens or not tokens[0].isdigit() or not 1 <= int(tokens[0]) <= MAX_PLAYERS:
+    if not tokens or not _NUMBER.match(tokens[0]) or not 1 <= int(tokens[0]) <= MAX_PLAYERS:
         raise PairingError("trf.bad_acceleration", line=number, value=text)
     values = []
     for token in tokens[1:]:

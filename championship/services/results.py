@@ -28,7 +28,15 @@ from games.engine.vocabulary import (
     consistent,
 )
 
-from ..models import RESULTS, TERMINATION_NAMES, Board, GameResult, ResultChange, Round
+from ..models import (
+    RESULTS,
+    TERMINATION_NAMES,
+    Board,
+    GameResult,
+    ResultChange,
+    Round,
+    Tournament,
+)
 from .changes import tournament_changed
 from .errors import ChampionshipError
 
@@ -46,6 +54,18 @@ NO_ANALYSIS: dict[str, Any] = dict.fromkeys(ANALYSIS_FIELDS)
 
 def _has_analysis(game: GameResult) -> bool:
     return any(getattr(game, name) is not None for name in ANALYSIS_FIELDS)
+
+
+def _analysis_fields(counts: dict[str, tuple[int, int]] | None) -> dict[str, Any]:
+    """The ``GameResult`` fields of an analysis' counts (``{"white": (mistakes, blunders),
+    "black": (...)}``; None: no analysis holds)."""
+    if counts is None:
+        return dict(NO_ANALYSIS)
+    return {
+        f"analysis_{kind}_{side}": counts[side][i]
+        for side in ("white", "black")
+        for i, kind in enumerate(("mistakes", "blunders"))
+    }
 
 
 def describe(result: str, termination: str, *, unfinished: bool = False) -> str:
@@ -115,6 +135,31 @@ class ResultsRefused(ChampionshipError):
                 for board, _number, message in problems
             )
         )
+
+
+class TournamentFinished(ChampionshipError):
+    """The tournament is finished: nothing changes its results but a reopen."""
+
+    def __init__(self) -> None:
+        super().__init__(_("The tournament is finished: reopen it first to change anything."))
+
+
+def _check_open(tournament_id: int) -> None:
+    """The rule every write of a game's result passes (organisers' entries, move sheets,
+    confirmations): nothing changes a finished tournament's results but a reopen.
+
+    Called inside the write's transaction once its ``GameResult`` rows are locked: the
+    tournament's row is locked too (as ``tournament_finish`` locks it, and in the order every
+    writer takes them: results, then the tournament, whose version the write bumps), so a
+    finish racing this write either waits for it or is seen by it."""
+    status = (
+        Tournament.objects.select_for_update()
+        .filter(pk=tournament_id)
+        .values_list("status", flat=True)
+        .first()
+    )
+    if status == Tournament.Status.FINISHED:
+        raise TournamentFinished
 
 
 def _check_entry(result: str, termination: str) -> str | None:
@@ -232,20 +277,6 @@ def game_result_set(
     version of the tournament's pages however many results it saves."""
     if not entries:
         return []
-    finished = set(
-        Round.objects.filter(
-            boards__in=[e.board.pk for e in entries], tournament__status="finished"
-        ).values_list("boards", flat=True)
-    )
-    if finished:
-        raise ResultsRefused(
-            [
-                (e.board.number, e.number, _("the tournament is finished: reopen it first."))
-                for e in entries
-                if e.board.pk in finished
-            ],
-            {},
-        )
     problems: list[tuple[int, int, str]] = []
     conflicts: dict[int, GameResult] = {}
     saved: list[GameResult] = []
@@ -270,6 +301,12 @@ def game_result_set(
             raise ResultsRefused(problems, conflicts)
         boards = list({e.board.pk: e.board for e in entries}.values())
         games = _locked_games(boards, {(e.board.pk, e.number) for e in entries})
+        try:
+            _check_open(tournament.pk)
+        except TournamentFinished as exc:
+            raise ResultsRefused(
+                [(e.board.number, e.number, str(exc)) for e in entries], conflicts
+            ) from None
         for entry in entries:
             game = games[(entry.board.pk, entry.number)]
             why = None
@@ -306,26 +343,31 @@ def game_result_sheet_set(
     outcome: tuple[str, str] | None,
     user: Actor,
     overrule: bool = False,
+    analysis: dict[str, tuple[int, int]] | None = None,
 ) -> GameResult:
     """What game ``number`` of ``board``'s move sheet now says: its turns and the result its
-    moves or a termination recorded on it decide (``outcome``; None while undecided). The
-    games app calls this whenever a sheet changes; the result follows from the sheet unless it
-    contradicts one entered by hand (``ResultConflict``, unless ``overrule``: the sheet stands).
-    An undecided sheet leaves a result entered by hand as it is, and takes back one that came
-    from the sheet (a turn taken back reopens the game)."""
+    moves or a termination recorded on it decide (``outcome``; None while undecided), and the
+    counts of the engine's analysis that holds for its moves (``analysis``, as
+    ``game_result_analysis_set`` takes them; None: none is done). The games app calls this
+    whenever a sheet changes; the result follows from the sheet unless it contradicts one
+    entered by hand (``ResultConflict``, unless ``overrule``: the sheet stands). An undecided
+    sheet leaves a result entered by hand as it is, and takes back one that came from the
+    sheet (a turn taken back reopens the game)."""
     with transaction.atomic():
         game = _locked_games([board], {(board.pk, number)})[(board.pk, number)]
         tournament = board.round.tournament
+        _check_open(tournament.pk)
         sheet = {
             "has_sheet": True,
             "sheet_plies": plies,
             "sheet_result": outcome[0] if outcome else "",
             "sheet_termination": outcome[1] if outcome else "",
-            # A new sheet: the analysis of the earlier one no longer holds (the games app
-            # tells the new one's once it is done).
-            **NO_ANALYSIS,
+            # The analysis belongs to the moves: it stays while they do (a termination
+            # recorded, the same record pasted again), and goes when they change (the games
+            # app tells the new one's once it is done).
+            **_analysis_fields(analysis),
         }
-        analysed = _has_analysis(game)
+        analysed = any(getattr(game, name) != sheet[name] for name in ANALYSIS_FIELDS)
         entered = (game.result, game.termination)
         by_hand = bool(game.result) and game.source == Source.ORGANISER
         if outcome is not None:
@@ -369,12 +411,7 @@ def game_result_analysis_set(
         )
         if game is None:
             return False
-        fields: dict[str, Any] = dict(NO_ANALYSIS)
-        if counts is not None and game.result:
-            for side in ("white", "black"):
-                mistakes, blunders = counts[side]
-                fields[f"analysis_mistakes_{side}"] = mistakes
-                fields[f"analysis_blunders_{side}"] = blunders
+        fields = _analysis_fields(counts if game.result else None)
         if all(getattr(game, name) == value for name, value in fields.items()):
             return False
         GameResult.objects.filter(pk=game.pk).update(**fields)
@@ -411,6 +448,7 @@ def game_results_confirm(*, board: Board, user: Actor) -> list[GameResult]:
         )
         if not games:
             raise ChampionshipError(_("There is no result to confirm."))
+        _check_open(board.round.tournament_id)
         for game in games:
             last = game.changes.exclude(action="confirm").first()
             if last is not None and last.user_id == getattr(user, "pk", None):
@@ -435,6 +473,7 @@ def game_result_players_confirm(
     result is no longer the one they confirmed."""
     with transaction.atomic():
         game = _locked_games([board], {(board.pk, number)})[(board.pk, number)]
+        _check_open(board.round.tournament_id)
         if not game.result or (game.result, game.termination) != (result, termination):
             raise ChampionshipError(
                 _("The result changed meanwhile: it is now %(result)s.")

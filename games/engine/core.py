@@ -33,6 +33,16 @@ EMPTY_HAND: Hand = (0,) * len(CARDS)
 START_POINTS: tuple[int, ...] = tuple({24: 2, 13: 5, 8: 3, 6: 5}.get(i, 0) for i in range(26))
 
 
+def ascii_number(text: str, max_digits: int) -> int | None:
+    """The number ``text`` writes in 1 to ``max_digits`` ASCII digits, or None (the one test
+    of the engine's readers: ``str.isdigit()`` is true for ``²``, which ``int()`` refuses, and
+    ``\\d`` matches ``٣``, which ``int()`` reads as 3; a number of 5,000 digits is no card,
+    point or move number either)."""
+    if not 1 <= len(text) <= max_digits or not text.isascii() or not text.isdigit():
+        return None
+    return int(text)
+
+
 def other(side: SideName) -> SideName:
     return BLACK if side == WHITE else WHITE
 
@@ -48,9 +58,9 @@ CARD_TEXTS: tuple[str, ...] = tuple(card_text(card) for card in CARDS)
 def parse_card(text: str) -> Card:
     """``"4:5"`` → ``(4, 5)``; ``"5:4"`` is read as ``4:5`` (§8.2)."""
     parts = text.strip().split(":")
-    if len(parts) != 2 or not all(p.isdigit() and len(p) == 1 for p in parts):
+    a, b = (ascii_number(p, 1) for p in parts) if len(parts) == 2 else (None, None)
+    if a is None or b is None:
         raise EngineError("bad_card", text=text)
-    a, b = int(parts[0]), int(parts[1])
     if a == b or not (1 <= a <= 6 and 1 <= b <= 6):
         raise EngineError("bad_card", text=text)
     card = (a, b) if a < b else (b, a)

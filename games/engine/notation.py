@@ -11,11 +11,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .core import BAR, CHECKERS, Card, State, other, parse_card
+from .core import BAR, CHECKERS, Card, State, ascii_number, other, parse_card
 from .errors import EngineError
 from .moves import Play, Step, after, step_text, view
 
-_POINT = r"(?:bar|off|\d{1,2})"
+#: A point as written: ``bar``, ``off`` or one or two ASCII digits (``\d`` would take ``٣``).
+_POINT = r"(?:bar|off|[0-9]{1,2})"
 _STEP_RE = re.compile(rf"^({_POINT})((?:/{_POINT}\*?)+)$", re.IGNORECASE)
 
 
@@ -47,8 +48,8 @@ def _point(token: str, text: str) -> int:
         return BAR
     if t == "off":
         return 0
-    n = int(t)
-    if not 0 <= n <= 24:
+    n = ascii_number(t, 2)
+    if n is None or not 0 <= n <= 24:
         raise EngineError("bad_step", text=text)
     return n
 

@@ -13,9 +13,11 @@ _TAG_RE = re.compile(r'^\[([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\]$')
 #: A comment runs to its ``}`` or, unclosed, to the end of the text (one pass, no
 #: backtracking: many ``{`` without a ``}`` cost no more than one).
 _TOKEN_RE = re.compile(r"\{[^}]*\}?|[^\s{}]+|\}")
-_MOVE_NO_RE = re.compile(r"^(\d+)(\.|\.\.\.)$")
-_CARD_RE = re.compile(r"^\d:\d$")
-_CLOCK_RE = re.compile(r"^clk\s+(\d+:\d{2}:\d{2})$")
+#: Numbers in a record are ASCII digits (``\d`` would take ``٣``), a move number at most
+#: three of them (a game has 36 moves; ``int()`` of thousands of digits fails).
+_MOVE_NO_RE = re.compile(r"^([0-9]{1,3})(\.|\.\.\.)$")
+_CARD_RE = re.compile(r"^[0-9]:[0-9]$")
+_CLOCK_RE = re.compile(r"^clk\s+([0-9]{1,2}:[0-9]{2}:[0-9]{2})$")
 
 
 @dataclass

@@ -42,7 +42,9 @@ def browser() -> Iterator[Any]:
         pytest.skip(
             "BROWSER TESTS SKIPPED: Debian's chromium is not installed (apt-get install chromium)"
         )
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=TIMEOUT * 1000)  # expect(...) waits as long as the rest
 
     with sync_playwright() as p:
         browser = p.chromium.launch(

@@ -48,8 +48,9 @@ def overflow(page: Any) -> int:
 
 
 def test_organiser_publishes_prints_the_qr_sheet_and_a_tablet_plays_to_the_confirmed_result(
-    live_server: Any, browser: Any
+    live_server: Any, browser: Any, settings: Any
 ) -> None:
+    settings.SITE_URL = live_server.url  # the QR codes' links name the site (common.links)
     t = Tournament.objects.create(
         name="Hall Open",
         slug="hall-open",

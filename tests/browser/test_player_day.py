@@ -78,7 +78,7 @@ def test_a_player_checks_in_from_the_phone_and_the_board_appears_without_a_reloa
     phone.evaluate("window.__still_the_same_page = true")
     rnd = services.round_pair_next(tournament=t)
     services.round_publish(round=rnd)
-    phone.wait_for_selector("#my-board .board-number", timeout=15000)
+    phone.wait_for_selector("#my-board .board-number")
     assert phone.evaluate("window.__still_the_same_page === true")  # swapped in place
     board = Board.objects.filter(round=rnd).filter(white=entrant).first() or Board.objects.get(
         round=rnd, black=entrant
@@ -92,7 +92,7 @@ def test_a_player_checks_in_from_the_phone_and_the_board_appears_without_a_reloa
 
     # The result goes in: the page shows it, still without a reload.
     enter(board, "1-0", "resign")
-    expect(phone.locator("#my-board")).to_contain_text("Result:", timeout=15000)
+    expect(phone.locator("#my-board")).to_contain_text("Result:")
     assert phone.evaluate("window.__still_the_same_page === true")
     assert "Rank " in phone.inner_text("#my-results")
     assert overflow(phone) == 0

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from championship import schedule
 from championship.schedule import CheckIn
+from tests.hypothesis_profiles import examples
 
 ZONE = "America/Toronto"
 SATURDAY, SUNDAY = date(2027, 3, 13), date(2027, 3, 14)
@@ -90,7 +91,7 @@ def test_shifting_moves_the_round_and_the_later_ones_by_real_minutes() -> None:
     assert moved[3].astimezone(ZoneInfo(ZONE)).time() == time(11)
 
 
-@settings(deadline=None, max_examples=200)
+@settings(max_examples=examples(200))
 @given(
     minutes=st.integers(min_value=-1440, max_value=1440),
     offsets=st.lists(st.integers(min_value=0, max_value=3000), min_size=1, max_size=9),

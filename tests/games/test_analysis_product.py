@@ -1,4 +1,4 @@
-"""The engine's analysis in the product (issue 15 point 5): stored per game version, run by a
+"""The engine's analysis in the product (issue 15 point 5): stored per sheet of moves, run by a
 Celery task with progress, started when a tournament game's sheet finishes it and on demand
 by an organiser; never reachable during play; shown on the game's page and counted on the
 player's page (through the championship's write door, so the cached pages are new)."""
@@ -103,12 +103,12 @@ def next_turn(game: Game) -> str:
     return legal_plays(state, playable_cards(state)[0])[0].text
 
 
-# --- Started when a tournament game finishes, once per version ------------------------------
-def test_a_finished_tournament_game_is_analysed_once_per_version(world, sent):
+# --- Started when a tournament game finishes, once per sheet of moves ---------------------
+def test_a_finished_tournament_game_is_analysed_once_per_sheet_of_moves(world, sent):
     game = finish(world)
     row = GameAnalysis.objects.get(game=game)
     assert row.status == Status.DONE and row.progress == 100
-    assert row.version == game.version
+    assert row.moves == analysis.moves_key(replay(game))
     assert row.ms_per_ply == 1  # the tests' setting (ANALYSIS_MS_PER_PLY)
     plies = analysis.plies_of(row)
     assert [p.ply for p in plies] == list(range(1, game.turns.count() + 1))
@@ -125,11 +125,11 @@ def test_a_finished_tournament_game_is_analysed_once_per_version(world, sent):
     # Asked again (an organiser's button, a second request): the same analysis, no new task.
     assert analysis.request(game.pk) == row
     assert len(sent) == 1
-    # A corrected sheet that still ends the game is a new version: analysed again.
+    # A corrected sheet (other moves) that still ends the game: analysed again.
     finish(world, seed=6)
     assert len(sent) == 2
     again = GameAnalysis.objects.get(game=game)
-    assert again.version == game.version and again.status == Status.DONE
+    assert again.moves == analysis.moves_key(replay(game)) and again.status == Status.DONE
 
 
 def test_the_progress_is_reported_after_every_ply(world, monkeypatch):
@@ -228,7 +228,7 @@ def test_a_game_reopened_during_the_analysis_drops_its_work(world, held, monkeyp
 
 
 def test_a_result_entered_by_hand_then_cleared_hides_the_analysis(world, sent):
-    """A result entered by hand ends an undecided sheet without a new version of the game:
+    """A result entered by hand ends an undecided sheet without changing its moves:
     the analysis an organiser asked for is shown only while the result stands."""
     game = world["game"]
     result = GameResult.objects.get(board=world["board"], number=1)
@@ -290,7 +290,7 @@ def test_a_friendly_game_is_analysed_when_an_organiser_asks(sent):
     assert r.status_code == 302 and r["Location"] == f"/games/{game.pk}/#analysis"
     assert GameAnalysis.objects.get(game=game).status == Status.DONE
     assert org.post(url).status_code == 302
-    assert len(sent) == 1  # once per version
+    assert len(sent) == 1  # once per sheet of moves
     assert f'action="{url}"' not in org.get(f"/games/{game.pk}/").content.decode()
 
 

@@ -115,3 +115,37 @@ def test_an_undo_or_termination_racing_a_turn_leaves_one_consistent_sheet(
     replayed = selectors.replay(game)  # whatever won, the stored sheet replays
     assert replayed.ply == len(turns)
     assert turns in (["4:5 24/20 13/8"], ["4:5 24/20 13/8", "2:6 13/11 13/7"], [])
+
+
+def test_a_take_back_racing_the_finish_never_changes_final_standings(postgresql, monkeypatch):  # type: ignore[no-untyped-def]
+    """Issue 21: the finish locks the tournament's row while it checks that every game has a
+    result; a sheet's write checks "finished" in the results' door with that row locked too, so
+    it waits for the finish and is refused, instead of clearing a result after it."""
+    from championship import services as championship
+    from championship.models import GameResult, Tournament
+    from championship.services import tournaments
+
+    t = create_running_swiss(slug="race", players=4, rounds=1, unfinished_last=False)
+    game = Game.objects.filter(board__round__tournament=t).order_by("board__number").first()
+    _client, user = organiser_client("a")
+    problems = tournaments.finish_problems
+
+    def slow_problems(*args, **kwargs):  # type: ignore[no-untyped-def]
+        found = problems(*args, **kwargs)
+        time.sleep(0.5)  # the tournament's row stays locked meanwhile
+        return found
+
+    monkeypatch.setattr(tournaments, "finish_problems", slow_problems)
+
+    def take_back() -> object:
+        time.sleep(0.1)  # the finish has its lock by now
+        try:
+            return services.turn_undo(game=game, user=user)
+        except services.GameError as exc:
+            return exc
+
+    finished, undone = _in_parallel(lambda: championship.tournament_finish(tournament=t), take_back)
+    assert Tournament.objects.get(pk=t.pk).status == Tournament.Status.FINISHED
+    assert not GameResult.objects.filter(board__round__tournament=t, result="").exists()
+    assert finished is not None
+    assert isinstance(undone, services.Frozen), undone

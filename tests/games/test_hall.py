@@ -9,7 +9,7 @@ from django.test import Client
 
 from championship.models import Board, Entrant, GameResult
 from championship.services import ResultEntry, game_result_set
-from games import services
+from games import services, tablet
 from games.models import Game
 
 from .hall_helpers import games_of, published_round, tablet_url
@@ -111,7 +111,8 @@ def test_the_hall_takes_the_same_queries_for_4_or_40_boards(
             assert _hall(client, rnd).status_code == 200
 
 
-def test_the_tablets_sheet_has_a_link_and_qr_code_per_game() -> None:
+def test_the_tablets_sheet_has_a_link_and_qr_code_per_game(settings) -> None:  # type: ignore[no-untyped-def]
+    settings.SITE_URL = "https://nardy.example.org"
     rnd = published_round(players=4, games_per_pairing=2)
     client, _user = organiser_client()
     page = _hall(client, rnd, "tablets/").content.decode()
@@ -122,11 +123,28 @@ def test_the_tablets_sheet_has_a_link_and_qr_code_per_game() -> None:
     assert Game.objects.filter(board__round=rnd).count() == 4
     page = _hall(client, rnd, "tablets/").content.decode()
     assert page.count('<svg class="qr"') == 4
-    links = re.findall(r'href="(http://testserver/tablet/[^"]+)"', page)
+    links = re.findall(r'href="(https://nardy.example.org/tablet/[^"]+)"', page)
     assert len(links) == 4
     for game in Game.objects.all():
-        assert f"http://testserver{tablet_url(game)}" in links
+        assert f"https://nardy.example.org{tablet_url(game)}" in links
     assert "game 2" in page
+
+
+def test_a_forged_host_header_never_reaches_a_printed_qr_code(settings) -> None:  # type: ignore[no-untyped-def]
+    """The links and their QR codes are built from SITE_URL (common.links), whatever Host
+    the request names (a proxy may pass any name ALLOWED_HOSTS lets through)."""
+    settings.SITE_URL = "https://nardy.example.org"
+    settings.ALLOWED_HOSTS = ["*"]
+    rnd = published_round()
+    games = games_of(rnd)
+    client, _user = organiser_client()
+    for host in ("evil.example.org", "nardy.example.org.evil.example.org", "127.0.0.1:8000"):
+        page = _hall(client, rnd, "tablets/", host=host).content.decode()
+        assert host not in page.replace("https://nardy.example.org", "")
+        for game in games:
+            url = f"https://nardy.example.org{tablet_url(game)}"
+            assert f'href="{url}"' in page
+            assert tablet.qr_svg(url) in page  # the QR code encodes that link, not the Host
 
 
 def test_paper_sheets_one_per_game_with_72_rows() -> None:

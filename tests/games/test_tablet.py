@@ -148,7 +148,9 @@ def test_a_finished_tournament_closes_its_rounds() -> None:
     Tournament.objects.filter(pk=rnd.tournament_id).update(status=Tournament.Status.FINISHED)
     response = Client().get(tablet_url(game))
     assert response.status_code == 403
-    assert "closed" in response.content.decode()
+    assert "The tournament is finished: this link no longer works." in response.content.decode()
+    response = Client().post(f"{tablet_url(game)}action/", {"action": "start"})
+    assert response.status_code == 403 and "finished" in response.json()["error"]
 
 
 def test_a_draft_round_or_a_friendly_game_has_no_tablet() -> None:
