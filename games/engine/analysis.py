@@ -19,10 +19,13 @@ from typing import Any
 
 from .core import WHITE, SideName, State
 from .errors import EngineError
-from .game import Game, Outcome
+from .game import Game, Outcome, decide
 from .moves import Play
 from .record import Record, parse_record
 from .search import Searcher, score_value
+
+#: Plies of the engine's line kept after a better play.
+LINE_PLIES = 12
 
 DEFAULT_MS = 200
 
@@ -71,6 +74,15 @@ class PlyAnalysis:
     verdict: str
     nodes: int
     depth: int
+    #: The distinct plays (card and resulting board) the side had: 1 is a forced turn, not
+    #: counted in an error rate; 0 in analyses stored before it was recorded.
+    choices: int = 0
+    #: Where the engine's play differs from the turn played: the line the search expects
+    #: after the engine's play (canonical turn texts) and how it ends (``home``: its last
+    #: play brings that side home; ``blocked``: the side to move after it is blocked;
+    #: ``cards``: ply 72 is played, a draw; empty: the search saw no further).
+    line: tuple[str, ...] = ()
+    line_end: str = ""
 
     @property
     def proven(self) -> bool:
@@ -102,10 +114,19 @@ class PlyAnalysis:
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    @property
+    def forced(self) -> bool:
+        """The side had one play only (a turn no error rate counts)."""
+        return self.choices == 1
+
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> PlyAnalysis:
-        """Rebuild from :meth:`as_dict` (the complete form)."""
-        return cls(**data)
+        """Rebuild from :meth:`as_dict` (the complete form; older rows lack the fields
+        that have defaults)."""
+        fields = dict(data)
+        if "line" in fields:
+            fields["line"] = tuple(fields["line"])
+        return cls(**fields)
 
 
 def verdict(
@@ -166,14 +187,36 @@ def analyse_position(
     searcher = searcher or Searcher()
     result = searcher.search(state, ms=ms, max_nodes=max_nodes, max_depth=max_depth, first=played)
     mine = result.moves[0]
+    if result.proven and not mine.proven and mine.hi >= result.lo:
+        # The best play's value is proven and the played one's is not: settle whether the
+        # played play keeps that value (the exact solver, half the time again at most), so
+        # that a verdict never calls "good" a play that gives a proven result away.
+        searcher.reaches(
+            mine,
+            result.lo,
+            ms=None if ms is None else ms / 2,
+            max_nodes=None if max_nodes is None else max_nodes // 2,
+        )
     assert mine.score is not None
     value_played = _value(score_value(mine.score, mine.lo, mine.hi))
     value_best = _value(result.value)
     best, proven_best = result.best, result.proven
     same = mine.play is best or value_played > value_best
+    if not same and mine.proven and proven_best and value_played == value_best:
+        same = True  # another play of the same proven value: the played one is as good
     if same:
         # The played play is the best the search found: one play (as written), one value.
         best, value_best, proven_best = played, value_played, mine.proven
+    line: tuple[str, ...] = ()
+    line_end = ""
+    if not same:
+        after_best = best.position()
+        ended = decide(after_best, state.to_move)
+        if ended is not None:
+            line_end = ended.termination  # home, blocked or cards: the line's own words
+        else:
+            plays, line_end = searcher.line(after_best, LINE_PLIES)
+            line = tuple(p.text for p in plays)
     return PlyAnalysis(
         ply=state.ply + 1,
         side=state.to_move,
@@ -192,6 +235,9 @@ def analyse_position(
         ),
         nodes=result.nodes,
         depth=result.depth,
+        choices=len(result.moves),
+        line=line,
+        line_end=line_end,
     )
 
 
