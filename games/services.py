@@ -21,7 +21,7 @@ from championship import services as championship
 from championship.models import Board, Round
 from common.types import Actor, user_or_none
 
-from . import analysis, selectors
+from . import analysis, openings, selectors
 from .clock import clock_text, stopped, valid_clock_text
 from .engine import BLACK, WHITE, EngineError
 from .engine.core import PHASE_PLIES
@@ -142,6 +142,7 @@ def _flag_if_fallen(game: Game, eg: EngineGame, user: Actor, now: datetime) -> b
     )
     _tell_championship(game, eg, user, overrule=True)  # the server's clock decides
     analysis.sheet_changed(game, eg)
+    openings.sheet_changed(game, eg)
     return True
 
 
@@ -235,6 +236,7 @@ def _record_turn(
     _touch(game, **fields)
     _tell_championship(game, eg, user, overrule=overrule)
     analysis.sheet_changed(game, eg)
+    openings.sheet_changed(game, eg)
     return turn
 
 
@@ -264,6 +266,7 @@ def turn_undo(
         _touch(game, **fields)
         _tell_championship(game, eg, user, overrule=True)
         analysis.sheet_changed(game, eg)  # a game reopened: its analysis is gone
+        openings.sheet_changed(game, eg)
     return last
 
 
@@ -313,6 +316,7 @@ def sheet_replace(*, game: Game, text: str, user: Actor, overrule: bool = False)
         _touch(game, **fields)
         _tell_championship(game, eg, user, overrule=overrule)
         analysis.sheet_changed(game, eg)
+        openings.sheet_changed(game, eg)
     return eg
 
 
@@ -385,6 +389,7 @@ def game_terminate(
         )
         _tell_championship(game, eg, user, overrule=overrule)
         analysis.sheet_changed(game, eg)
+        openings.sheet_changed(game, eg)
     return outcome
 
 

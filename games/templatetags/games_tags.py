@@ -71,3 +71,34 @@ def time_control(obj: Any) -> str:
 def json_data(value: Any, element_id: str) -> SafeString:
     """Django's ``json_script``, faster on big values (common.html.json_script)."""
     return json_script(value, element_id)
+
+
+@register.filter
+def item(sequence: Any, index: int) -> Any:
+    """``sequence[index]`` in a template (None when out of range)."""
+    try:
+        return sequence[index]
+    except (IndexError, KeyError, TypeError):
+        return None
+
+
+@register.filter
+def clock_duration(seconds: int | None) -> str:
+    """Seconds as ``m:ss`` (``h:mm:ss`` from an hour); a dash when unknown."""
+    if seconds is None:
+        return "–"
+    h, rest = divmod(int(seconds), 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+@register.filter
+def percent(value: float | None) -> str:
+    """An accuracy (0–100) with one decimal, or a dash."""
+    return "–" if value is None else f"{value:.1f}"
+
+
+@register.filter
+def rate(value: float | None) -> str:
+    """An error rate (value lost per turn) with three decimals, or a dash."""
+    return "–" if value is None else f"{value:.3f}"
