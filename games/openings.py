@@ -21,6 +21,8 @@ from typing import Any
 
 from django.db.models import Count, Q
 
+from common.cache import computed
+
 from .engine.game import Game as EngineGame
 from .models import Game, OpeningMove
 from .selectors import names
@@ -138,7 +140,12 @@ def branches(line: Sequence[str], *, player: str = "", colour: str = "") -> list
 
 
 def players(limit: int = 500) -> list[str]:
-    """Names to suggest in the player filter (those who played the most games first)."""
+    """Names to suggest in the player filter (those who played the most games first; kept
+    five minutes: a suggestion may be a little behind)."""
+    return computed("explorer:players", lambda: _players(limit), seconds=300)
+
+
+def _players(limit: int) -> list[str]:
     rows = (
         OpeningMove.objects.filter(ply=1)
         .values("white")

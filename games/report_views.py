@@ -18,7 +18,7 @@ from common.permissions import organiser_required
 from . import analysis, board_svg, openings, reports, selectors
 from .engine import BLACK, WHITE, EngineError
 from .engine.analysis import VERDICTS
-from .engine.core import CARD_TEXTS, hand_cards, other
+from .engine.core import CARD_TEXTS, hand_cards, hand_text, other
 from .engine.exercise import MARGIN
 from .engine.game import Game as EngineGame
 from .engine.moves import Play, legal_plays
@@ -169,6 +169,7 @@ def exercise(request: HttpRequest, slug: str, pk: int, exercise_id: int) -> Http
         "board": board_svg.board(
             state, numbering=ex.side, label=_("The position before ply %(n)d") % {"n": ex.ply}
         ),
+        "received": hand_text(state.received_pile(ex.side)) if state.phase == 1 else "",
         "answered": None,
         "typed": "",
     }
@@ -270,7 +271,7 @@ def explorer(request: HttpRequest) -> HttpResponse:
             "players": openings.players(),
             "board": board_svg.board(
                 eg.state,
-                numbering=WHITE,
+                numbering=eg.state.to_move,
                 label=_("Position after %(n)d turn(s)") % {"n": eg.state.ply},
             ),
             "to_move": SIDE_NAMES[eg.state.to_move],

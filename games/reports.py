@@ -23,6 +23,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q, QuerySet
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -32,10 +33,9 @@ from . import analysis, selectors
 from .engine import BLACK, WHITE, legal_plays
 from .engine.analysis import PlyAnalysis
 from .engine.core import State, hand_cards, other
-from .engine.exercise import Judgement, judge_position
+from .engine.exercise import Judgement, exercises_of
 from .engine.game import Game as EngineGame
 from .engine.report import BANDS, GameReport, game_report, reportable, time_used
-from .engine.search import Searcher
 from .messages import SIDE_NAMES
 from .models import Exercise, Game, GameAnalysis, Turn
 from .models import GameReport as ReportRow
@@ -44,10 +44,6 @@ log = logging.getLogger(__name__)
 
 Status = GameAnalysis.Status
 
-#: The verdicts an exercise is made of.
-EXERCISE_VERDICTS = ("mistake", "blunder")
-#: At most this many exercises a game (the turns that lost most first).
-EXERCISES_PER_GAME = 8
 #: The most accurate player of an event needs at least this many analysed games.
 AWARD_MIN_GAMES = 3
 #: Plies of the engine's line shown in words (the rest is summed up by how it ends).
@@ -146,33 +142,23 @@ def _columns(report: GameReport, outcome: Any) -> dict[str, Any]:
 def _exercises(
     row: GameAnalysis, game: Game, eg: EngineGame, plies: list[PlyAnalysis], ms: float | None
 ) -> list[Exercise]:
-    """The game's positions where a side made a mistake or a blunder, judged (those whose
-    plays could not all be judged, or where the turn played turns out right, are left
-    out)."""
+    """The game's exercises (``engine.exercise.exercises_of``) as rows, each for the player
+    who erred."""
     white, black = selectors.entrants(game)
-    wrong = [p for p in plies if p.verdict in EXERCISE_VERDICTS and not p.forced]
-    wrong.sort(key=lambda p: p.value_played - p.value_best)
-    searcher = Searcher()
-    out = []
-    for p in wrong[:EXERCISES_PER_GAME]:
-        judgement = judge_position(eg.states[p.ply - 1], ms=ms, searcher=searcher)
-        if judgement is None or judgement.right(p.played) or not judgement.answers:
-            continue
-        out.append(
-            Exercise(
-                analysis=row,
-                game=game,
-                token=row.token,
-                ply=p.ply,
-                side=p.side,
-                entrant=white if p.side == WHITE else black,
-                played=p.played,
-                verdict=p.verdict,
-                judgement=judgement.as_dict(),
-            )
+    return [
+        Exercise(
+            analysis=row,
+            game=game,
+            token=row.token,
+            ply=p.ply,
+            side=p.side,
+            entrant=white if p.side == WHITE else black,
+            played=p.played,
+            verdict=p.verdict,
+            judgement=judgement.as_dict(),
         )
-    out.sort(key=lambda e: e.ply)
-    return out
+        for p, judgement in exercises_of(eg, plies, ms=ms)
+    ]
 
 
 # --- Words ------------------------------------------------------------------------------------
@@ -216,7 +202,10 @@ def line_words(
             end = _("%(side)s wins with best play on both sides.") % {"side": side_name(winner)}
     else:
         white = value_best if side == WHITE else -value_best
-        end = _("The engine's value then: %(value)+.2f from White's view.") % {"value": white}
+        sign = "+" if white > 0 else "−" if white < 0 else ""
+        end = _("The engine's value then: %(value)s from White's view.") % {
+            "value": sign + number_format(abs(white), 2)
+        }
     return {
         "best": best,
         "line": list(line[:LINE_SHOWN]),
@@ -265,9 +254,9 @@ def game_page(
     for side in (WHITE, BLACK):
         s = report.side(side)
         for label, tally in (
-            (_("Phase 1 (plies 1–36)"), s.phases[1]),
-            (_("Phase 2 (plies 37–72)"), s.phases[2]),
-            (_("Whole game"), s.total),
+            ("1–36", s.phases[1]),
+            ("37–72", s.phases[2]),
+            (_("all"), s.total),
         ):
             if tally is not s.total and not tally.turns:
                 continue

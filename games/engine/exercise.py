@@ -19,15 +19,23 @@ Pure Python, no Django; the values are from the view of the side to move.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .analysis import PlyAnalysis
 from .core import State
+from .game import Game
 from .moves import Play, after
 from .search import RootMove, Searcher, score_value
 
 #: A play is right when its estimated value is at most this far below the best estimate.
 MARGIN = 0.05
+#: The verdicts an exercise is made of, and at most how many a game gives (the turns that
+#: lost most first).
+EXERCISE_VERDICTS = ("mistake", "blunder")
+EXERCISES_PER_GAME = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,17 +100,27 @@ def judge_position(
 ) -> Judgement | None:
     """Judge every play of ``state`` (undecided, the side to move has a playable card)
     within about twice ``ms`` (or ``max_nodes`` twice): one search, then every play settled
-    (proven) or rescored (estimated). None when the budget ran out before every play was
-    judged."""
+    (proven) or rescored (estimated) within as much again. None when that budget ran out
+    before every play was judged."""
     searcher = searcher or Searcher()
     result = searcher.search(state, ms=ms, max_nodes=max_nodes)
     moves = result.moves
     judged: list[JudgedPlay] = []
     if result.proven:
         target = result.lo
+        # Settling every play shares one budget (as much again as the search had).
+        deadline = None if ms is None else time.perf_counter() + ms / 1000.0
+        nodes_left = max_nodes
         for mv in moves:
             if not mv.proven or mv.lo != target:
-                reached = searcher.reaches(mv, target, ms=ms, max_nodes=max_nodes)
+                left_ms = None if deadline is None else (deadline - time.perf_counter()) * 1000
+                if (left_ms is not None and left_ms <= 0) or (
+                    nodes_left is not None and nodes_left <= 0
+                ):
+                    return None
+                reached = searcher.reaches(mv, target, ms=left_ms, max_nodes=nodes_left)
+                if nodes_left is not None:
+                    nodes_left -= searcher.nodes
                 if reached is None:
                     return None
             right = mv.lo >= target
@@ -116,10 +134,20 @@ def judge_position(
             depth=result.depth,
         )
     depth = max(result.depth, 1)
-    scores = searcher.rescore(moves, depth, ms=ms, max_nodes=max_nodes)
-    while scores is None and depth > 1:
-        depth -= 1  # not every play could be searched that deep: all of them less deep
-        scores = searcher.rescore(moves, depth, ms=ms, max_nodes=max_nodes)
+    # Every play to the same depth (as much time again as the search had); if that is too
+    # deep for the budget, all of them less deep — the last try, one ply, is the static
+    # evaluation of each play and always gets a quarter of the time.
+    deadline = None if ms is None else time.perf_counter() + ms / 1000.0
+    while True:
+        left = None if deadline is None else (deadline - time.perf_counter()) * 1000
+        if depth > 1 and left is not None and left <= 0:
+            depth = 1
+        if depth == 1 and left is not None and ms is not None:
+            left = max(left, ms / 4)
+        scores = searcher.rescore(moves, depth, ms=left, max_nodes=max_nodes)
+        if scores is not None or depth == 1:
+            break
+        depth -= 1
     if scores is None:
         return None
     values = [round(score_value(s, mv.lo, mv.hi), 4) for s, mv in zip(scores, moves, strict=True)]
@@ -138,6 +166,33 @@ def judge_position(
     )
 
 
+def exercises_of(
+    game: Game,
+    plies: Sequence[PlyAnalysis],
+    *,
+    ms: float | None = 200,
+    max_nodes: int | None = None,
+    limit: int = EXERCISES_PER_GAME,
+) -> list[tuple[PlyAnalysis, Judgement]]:
+    """The positions of an analysed game that make exercises, in ply order: the turns with a
+    mistake or a blunder (not forced; at most ``limit``, those that lost most), each with
+    every play judged. Left out: a position whose plays could not all be judged in the
+    budget, or where the judgement finds the turn played right after all."""
+    wrong = [p for p in plies if p.verdict in EXERCISE_VERDICTS and not p.forced]
+    wrong.sort(key=lambda p: (p.value_played - p.value_best, p.ply))
+    searcher = Searcher()
+    out = []
+    for p in wrong[:limit]:
+        judgement = judge_position(
+            game.states[p.ply - 1], ms=ms, max_nodes=max_nodes, searcher=searcher
+        )
+        if judgement is None or judgement.right(p.played) or not judgement.answers:
+            continue
+        out.append((p, judgement))
+    out.sort(key=lambda pj: pj[0].ply)
+    return out
+
+
 def _value(mv: RootMove) -> float:
     return round(score_value(mv.score, mv.lo, mv.hi), 4) if mv.score is not None else 0.0
 
@@ -150,4 +205,13 @@ def same_play(state: State, a: Play, b: Play) -> bool:
     return x.white == y.white and x.black == y.black
 
 
-__all__ = ["MARGIN", "JudgedPlay", "Judgement", "judge_position", "same_play"]
+__all__ = [
+    "EXERCISES_PER_GAME",
+    "EXERCISE_VERDICTS",
+    "MARGIN",
+    "JudgedPlay",
+    "Judgement",
+    "exercises_of",
+    "judge_position",
+    "same_play",
+]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.formats import number_format
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -94,11 +95,12 @@ def clock_duration(seconds: int | None) -> str:
 
 @register.filter
 def percent(value: float | None) -> str:
-    """An accuracy (0–100) with one decimal, or a dash."""
-    return "–" if value is None else f"{value:.1f}"
+    """An accuracy (0–100) with one decimal in the page's language, or a dash."""
+    return "–" if value is None else number_format(value, 1)
 
 
 @register.filter
 def rate(value: float | None) -> str:
-    """An error rate (value lost per turn) with three decimals, or a dash."""
-    return "–" if value is None else f"{value:.3f}"
+    """An error rate (value lost per turn) with three decimals in the page's language, or a
+    dash."""
+    return "–" if value is None else number_format(value, 3)

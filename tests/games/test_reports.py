@@ -4,6 +4,7 @@ against the engine's judgement), the event's awards and the opening explorer."""
 
 from __future__ import annotations
 
+import io
 import random
 import re
 from typing import Any
@@ -22,6 +23,7 @@ from games.engine.game import Game as EngineGame
 from games.engine.report import game_report
 from games.models import Exercise, Game, GameAnalysis, GameReport, OpeningMove
 from games.selectors import replay
+from games.templatetags.games_tags import rate
 from tests.games.helpers import organiser_client, record
 from tests.games.test_analysis_product import SLUG, finished_record
 
@@ -141,7 +143,7 @@ def test_the_game_page_shows_the_report_turning_points_and_times(world):
     assert html.count('class="graph-ply"') >= len(plies)  # every ply of the graph a link
     assert f'href="#ply-{len(plies)}"' in html
     error = report.white.total.error_rate
-    assert f"{error:.3f}" in html
+    assert f'report-error">{rate(error)}<' in html
     # The ply page of a better play says the engine's line in words.
     better = next(p for p in plies if p.best != p.played)
     page = Client().get(f"/games/{game.pk}/analysis/{better.ply}/").content.decode()
@@ -430,3 +432,25 @@ def test_explorer_rows_follow_the_sheet(monkeypatch, django_assert_max_num_queri
     friendly_games(20, seed=12)
     with django_assert_max_num_queries(5):
         assert Client().get("/openings/").status_code == 200
+
+
+def test_the_command_makes_missing_reports_and_the_explorer_rows(world):
+    from django.core.management import call_command
+
+    game = finish(world)
+    GameReport.objects.all().delete()
+    Exercise.objects.all().delete()
+    OpeningMove.objects.all().delete()
+    call_command("analysis_reports", "--openings", "--ms", "1", stdout=io.StringIO())
+    row = GameAnalysis.objects.get(game=game)
+    assert GameReport.objects.get(analysis=row).token == row.token
+    assert Exercise.objects.filter(analysis=row).exists()
+    finished = [g for g in Game.objects.all() if replay(g, terminations=True).outcome is not None]
+    with_rows = set(OpeningMove.objects.values_list("game_id", flat=True))
+    assert game.pk in with_rows
+    assert with_rows <= {g.pk for g in finished}
+    # Run again: nothing is missing, nothing doubles.
+    before = OpeningMove.objects.count()
+    call_command("analysis_reports", "--openings", stdout=io.StringIO())
+    assert OpeningMove.objects.count() == before
+    assert GameReport.objects.count() == 1
