@@ -52,12 +52,12 @@ LINE_SHOWN = 6
 
 # --- Deriving ---------------------------------------------------------------------------------
 def current() -> Q:
-    """The analyses whose derived rows may be shown (for queries through ``analysis__``):
-    done, of the game's version analysed. At the merge with a keying of analyses by the
-    sheet's moves this follows ``analysis.shown``."""
-    return Q(analysis__status=Status.DONE, analysis__version=F("game__version")) & Q(
-        analysis__token=F("token")
-    )
+    """The derived rows that may be shown (for queries on ``GameReport`` and ``Exercise``):
+    those of their analysis' current request, done. Every change of a game's sheet deletes
+    its analysis (and these rows with it), and a request made again gets a new token, so
+    the token says "these moves, this analysis" — whatever else changed on the game's row
+    (a confirmation at the tablet bumps ``Game.version`` without touching the moves)."""
+    return Q(analysis__status=Status.DONE, analysis__token=F("token"))
 
 
 def with_choices(plies: list[PlyAnalysis], eg: EngineGame) -> list[PlyAnalysis]:

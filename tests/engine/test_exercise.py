@@ -5,12 +5,14 @@ otherwise the plays within the margin of the best estimate."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from games.engine import legal_plays, playable_cards
 from games.engine.exercise import MARGIN, Judgement, judge_position
-from games.engine.search import Searcher
+from games.engine.search import RootMove, Searcher
 
-from .solver import Solver
+from .solver import Solver, TooBig
 from .test_report import ENDINGS, exact_value
 from .test_search import random_position
 
@@ -74,3 +76,32 @@ def test_a_budget_too_small_to_settle_every_play_gives_no_exercise() -> None:
                 p.right == (exact_value(solver, state, play.position()) == first.value)
                 or not first.proven
             )
+
+
+@settings(deadline=None, max_examples=12, suppress_health_check=[HealthCheck.filter_too_much])
+@given(seed=st.integers(1, 300), plies=st.integers(68, 70))
+def test_a_play_reaches_a_value_exactly_when_the_exhaustive_solver_says_so(
+    seed: int, plies: int
+) -> None:
+    """``Searcher.reaches`` (the settling behind verdicts and exercises) never claims a value
+    a play does not have, nor denies one it has."""
+    state = random_position(seed, plies)
+    assume(state is not None)
+    assert state is not None
+    solver = Solver(max_nodes=20_000)
+    searcher = Searcher()
+    checked = 0
+    for mv in searcher.root_moves(state)[:8]:
+        try:
+            exact = exact_value(solver, state, mv.play.position())
+        except TooBig:
+            continue
+        for target in (-1, 0, 1):
+            fresh = RootMove(play=mv.play, node=mv.node, won=mv.won)
+            got = searcher.reaches(fresh, target, ms=None, max_nodes=200_000)
+            if got is not None:
+                checked += 1
+                assert got == (exact >= target), (mv.play.text, target, exact)
+                if got and fresh.proven:
+                    assert fresh.lo == exact
+    assume(checked)
