@@ -23,6 +23,7 @@ from django.db.models import Count, Q
 
 from common.cache import computed
 
+from .engine import EngineError
 from .engine.game import Game as EngineGame
 from .models import Game, OpeningMove
 from .selectors import names
@@ -167,6 +168,19 @@ def parse_line(text: str) -> list[str]:
     at most :data:`MAX_LINE` turns."""
     parts = [" ".join(p.split()) for p in text.replace(";", ",").split(",")]
     return [p for p in parts if p][:MAX_LINE]
+
+
+def playable_line(texts: Sequence[str]) -> tuple[list[str], EngineGame]:
+    """The longest legal beginning of a line (each turn canonical) and the game after it."""
+    eg = EngineGame()
+    valid: list[str] = []
+    for text in texts:
+        try:
+            eg.play(text)
+        except EngineError:
+            break
+        valid.append(eg.turns[-1].text)
+    return valid, eg
 
 
 def totals(branches_found: list[Branch]) -> dict[str, Any]:

@@ -16,13 +16,12 @@ from championship.models import Entrant, Tournament
 from common.permissions import organiser_required
 
 from . import analysis, board_svg, openings, reports, selectors
-from .engine import BLACK, WHITE, EngineError
+from .engine import BLACK, WHITE
 from .engine.analysis import VERDICTS
 from .engine.core import CARD_TEXTS, hand_cards, hand_text, other
 from .engine.exercise import MARGIN
 from .engine.game import Game as EngineGame
 from .engine.moves import Play, legal_plays
-from .engine.notation import parse_turn, resolve_turn
 from .engine.report import MIN_PLIES, TURNING_LOSS, WINNING
 from .messages import SIDE_NAMES
 from .models import EventAwards, Exercise
@@ -124,18 +123,6 @@ def _plays_by_card(state: Any) -> list[dict[str, Any]]:
     return out
 
 
-def _answer(state: Any, text: str) -> Play | None:
-    """The play an answer means: one of the listed plays, or a turn typed in notation."""
-    text = " ".join(text.split())[:60]
-    if not text:
-        return None
-    try:
-        play = resolve_turn(state, parse_turn(text))
-    except EngineError:
-        return None
-    return play
-
-
 def exercise(request: HttpRequest, slug: str, pk: int, exercise_id: int) -> HttpResponse:
     """One exercise: the position, the hand, "find the best card and play"; a POST checks
     the answer against the engine's judgement of every play (stored with the exercise) and
@@ -177,7 +164,7 @@ def exercise(request: HttpRequest, slug: str, pk: int, exercise_id: int) -> Http
     if request.method == "POST":
         typed = request.POST.get("typed", "").strip() or request.POST.get("play", "")
         context["typed"] = typed[:60]
-        play = _answer(state, typed)
+        play = reports.answer_play(state, typed)
         if play is None or play.text not in choices:
             context["error"] = _(
                 "Choose one of the plays listed, or write a legal turn such as 4:5 24/20 13/8."
@@ -246,14 +233,7 @@ def explorer(request: HttpRequest) -> HttpResponse:
     colour = request.GET.get("colour", "")
     if colour not in (WHITE, BLACK):
         colour = ""
-    eg = EngineGame()
-    valid = []
-    for text in line:
-        try:
-            eg.play(text)
-        except EngineError:
-            break
-        valid.append(eg.turns[-1].text)
+    valid, eg = openings.playable_line(line)
     found = openings.branches(valid, player=player, colour=colour)
     steps = [{"text": text, "line": ",".join(valid[: i + 1])} for i, text in enumerate(valid)]
     return render(

@@ -30,11 +30,13 @@ from django.utils.translation import ngettext
 from championship.models import Entrant, Round, Tournament
 
 from . import analysis, selectors
-from .engine import BLACK, WHITE, legal_plays
+from .engine import BLACK, WHITE, EngineError, legal_plays
 from .engine.analysis import PlyAnalysis
 from .engine.core import State, hand_cards, other
 from .engine.exercise import Judgement, exercises_of
 from .engine.game import Game as EngineGame
+from .engine.moves import Play
+from .engine.notation import parse_turn, resolve_turn
 from .engine.report import BANDS, GameReport, game_report, reportable, time_used
 from .messages import SIDE_NAMES
 from .models import Exercise, Game, GameAnalysis, Turn
@@ -370,6 +372,18 @@ def reports_for(entrant_ids: Iterable[int]) -> list[dict[str, Any]]:
 # --- An exercise ------------------------------------------------------------------------------
 def judgement_of(exercise: Exercise) -> Judgement:
     return Judgement.from_json(exercise.judgement)
+
+
+def answer_play(state: State, text: str) -> Play | None:
+    """The play an answer means (one of the listed plays, or a turn typed in notation), or
+    None if it is not a legal play of ``state``."""
+    text = " ".join(text.split())[:60]
+    if not text:
+        return None
+    try:
+        return resolve_turn(state, parse_turn(text))
+    except EngineError:
+        return None
 
 
 def exercise_state(exercise: Exercise, turns: Sequence[Turn] | None = None) -> State:

@@ -87,7 +87,7 @@ def test_training_from_a_players_mistakes(live_server: Any, browser: Any) -> Non
     judgement = Judgement.from_json(ex.judgement)
     wrong = next(p.play for p in judgement.plays if not p.right)
     right = judgement.answers[0]
-    for lang, (width, height) in (("en", SIZES[0]), ("ru", SIZES[1])):
+    for lang, (width, height) in [(lang, size) for lang in ("en", "ru") for size in SIZES]:
         ctx, page = watched_page(browser, viewport={"width": width, "height": height})
         set_language(page, live_server, lang)
         page.goto(base)
@@ -163,5 +163,22 @@ def test_the_opening_explorer(live_server: Any, browser: Any) -> None:
             assert page.input_value("#explorer-player") == name
             assert fits(page), (lang, width)
             page.screenshot(path=f"/tmp/explorer-{lang}-{width}.png", full_page=True)
+            assert csp_violations(page) == []
+            close(ctx)
+
+
+def test_the_awards_page(live_server: Any, browser: Any) -> None:
+    w = world()
+    for lang in ("en", "ru"):
+        for width, height in SIZES:
+            ctx, page = watched_page(browser, viewport={"width": width, "height": height})
+            set_language(page, live_server, lang)
+            page.goto(f"{live_server.url}/t/rep/")
+            click_to(page, ".tournament-nav a[href='/t/rep/awards/']")
+            assert page.locator(".awards .card").count() == 4
+            link = page.locator("#award-game a")
+            assert link.get_attribute("href") == f"/games/{w['game'].pk}/"
+            assert fits(page), (lang, width)
+            page.screenshot(path=f"/tmp/awards-{lang}-{width}.png", full_page=True)
             assert csp_violations(page) == []
             close(ctx)

@@ -10,7 +10,9 @@ import re
 from typing import Any
 
 import pytest
-from django.conf import settings
+from django.conf import settings as django_settings
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from django.test import Client
 
 from championship.models import GameResult, Tournament
@@ -153,7 +155,7 @@ def test_the_game_page_shows_the_report_turning_points_and_times(world):
 def test_the_explanation_page_in_both_languages():
     for lang, words, threshold in (("en", "error rate", "0.3"), ("ru", "ошиб", "0,3")):
         client = Client()
-        client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
+        client.cookies[django_settings.LANGUAGE_COOKIE_NAME] = lang
         html = client.get("/analysis/explained/").content.decode()
         assert words in html.lower()
         assert threshold in html and "2.177" in html.replace(",", ".")
@@ -318,6 +320,13 @@ def test_awards_on_a_small_hand_made_event(world, monkeypatch, django_assert_max
     assert found["best_loser"]["accuracy"] == pytest.approx(100.0, abs=0.1)
     assert found["player"] is None  # nobody has 3 analysed games
     assert f'href="/games/{a.pk}/"' in html
+    # More games analysed: the page still reads the same number of times.
+    late = finish(world)  # the game of round 2 still being played, now finished
+    GameAnalysis.objects.filter(game=late).delete()
+    hand_made(late, [(0.1, 0.0)] * len(replay(late).turns))
+    assert GameReport.objects.count() == 3
+    with django_assert_max_num_queries(6):
+        assert client.get(f"/t/{SLUG}/awards/").status_code == 200
     # Hidden by an organiser: gone for the public, still there for organisers.
     org, _ = organiser_client("awards-org")
     assert org.post(f"/t/{SLUG}/awards/visibility/", {"hidden": "1"}).status_code == 302
@@ -454,3 +463,28 @@ def test_the_command_makes_missing_reports_and_the_explorer_rows(world):
     call_command("analysis_reports", "--openings", stdout=io.StringIO())
     assert OpeningMove.objects.count() == before
     assert GameReport.objects.count() == 1
+
+
+# --- Whatever is typed: an answer or nothing, never an error ---------------------------------
+TYPED = st.text(
+    alphabet=st.sampled_from(list("0123456789:/*bar ,;\n\t-xЖ")) | st.characters(), max_size=60
+)
+
+
+@settings(deadline=None, max_examples=300)
+@given(TYPED)
+def test_any_typed_answer_is_a_legal_play_or_none(text: str) -> None:
+    state = EngineGame().state
+    play = reports.answer_play(state, text)
+    if play is not None:
+        every = {p.text for c in playable_cards(state) for p in legal_plays(state, c)}
+        assert play.text in every
+
+
+@settings(deadline=None, max_examples=300)
+@given(st.lists(TYPED, max_size=12))
+def test_any_line_in_the_explorers_address_gives_its_legal_beginning(texts: list[str]) -> None:
+    line = openings.parse_line(",".join(texts))
+    assert len(line) <= openings.MAX_LINE
+    valid, eg = openings.playable_line(line)
+    assert len(valid) <= len(line) and [t.text for t in eg.turns] == valid
