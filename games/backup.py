@@ -8,6 +8,7 @@ from typing import Any
 from championship.backup import BoardSection, row_of
 from championship.models import Board, Tournament
 
+from . import openings, selectors
 from .models import Game, Turn
 
 GAME_FIELDS = [
@@ -69,6 +70,8 @@ def restore(board: Board, games: list[dict[str, Any]], users: dict[str, Any]) ->
         )
         for t in data["turns"]:
             Turn.objects.filter(game=game, ply=t["ply"]).update(entered_at=t["entered_at"])
+        if data["turns"]:  # the opening explorer knows the restored game (derived, not saved)
+            openings.sheet_changed(game, selectors.sheet(game))
 
 
 SECTION = BoardSection(key="games", export=export, restore=restore)
