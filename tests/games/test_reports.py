@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 from django.conf import settings as django_settings
+from django.test import Client
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from django.test import Client
 
 from championship.models import GameResult, Tournament
 from games import analysis, openings, reports, services, tasks
