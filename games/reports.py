@@ -181,7 +181,15 @@ def line_words(
     plies = [best, *line]  # every ply of the line, the engine's play first
     n = len(plies)
     last_mover = side if n % 2 else other(side)  # type: ignore[arg-type]
-    if line_end == "home":
+    if line_end == "home" and n == 1:
+        end = _("%(side)s brings the last checker home with this play.") % {
+            "side": side_name(last_mover)
+        }
+    elif line_end == "blocked" and n == 1:
+        end = _("%(side)s is then blocked: no card can be played.") % {
+            "side": side_name(other(last_mover))  # type: ignore[arg-type]
+        }
+    elif line_end == "home":
         end = ngettext(
             "%(side)s brings every checker home in %(n)d turn.",
             "%(side)s brings every checker home in %(n)d turns.",
