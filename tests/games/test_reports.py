@@ -162,7 +162,9 @@ def test_the_explanation_page_in_both_languages():
 
 
 # --- Exercises: only from finished rounds; checked against the judgement --------------------
-def test_exercises_wait_for_the_end_of_the_round_and_check_every_play(world):
+def test_exercises_wait_for_the_end_of_the_round_and_check_every_play(
+    world, django_assert_max_num_queries
+):
     game = finish(world)
     board = world["board"]
     # Round 2 is still being played: none of its positions is an exercise yet.
@@ -178,11 +180,13 @@ def test_exercises_wait_for_the_end_of_the_round_and_check_every_play(world):
     assert f'data-exercise="{ex.pk}"' in html
     url = f"/t/{SLUG}/players/{entrant}/training/{ex.pk}/"
     client = Client()
-    page = client.get(url)
+    with django_assert_max_num_queries(6):
+        page = client.get(url)
     assert page.status_code == 200 and "<optgroup" in page.content.decode()
     judgement = Judgement.from_json(ex.judgement)
     for judged in judgement.plays:
-        answer = client.post(url, {"play": judged.play}).content.decode()
+        with django_assert_max_num_queries(7):
+            answer = client.post(url, {"play": judged.play}).content.decode()
         assert ("Right." in answer) == judged.right, judged
         assert "line-words" in answer
     # Written in notation, even without the hit marks: the same play.
