@@ -18,8 +18,8 @@ from common.permissions import organiser_required
 from . import analysis, board_svg, openings, reports, selectors
 from .engine import BLACK, WHITE
 from .engine.analysis import VERDICTS
-from .engine.core import CARD_TEXTS, hand_cards, hand_text, other
-from .engine.exercise import MARGIN
+from .engine.core import CARD_TEXTS, SideName, State, hand_cards, hand_text, other
+from .engine.exercise import MARGIN, Judgement
 from .engine.game import Game as EngineGame
 from .engine.moves import Play, legal_plays
 from .engine.report import MIN_PLIES, TURNING_LOSS, WINNING
@@ -113,7 +113,7 @@ def training(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     )
 
 
-def _plays_by_card(state: Any) -> list[dict[str, Any]]:
+def _plays_by_card(state: State) -> list[dict[str, Any]]:
     """Every legal play of the side to move, grouped by card (the answer form)."""
     out = []
     for card in hand_cards(state.hand(state.to_move)):
@@ -139,6 +139,7 @@ def exercise(request: HttpRequest, slug: str, pk: int, exercise_id: int) -> Http
     eg = selectors.sheet(game, turns, terminations=False)
     state = eg.states[ex.ply - 1]
     judgement = reports.judgement_of(ex)
+    side: SideName = WHITE if ex.side == WHITE else BLACK
     groups = _plays_by_card(state)
     choices = [p for g in groups for p in g["plays"]]
     context: dict[str, Any] = {
@@ -149,14 +150,14 @@ def exercise(request: HttpRequest, slug: str, pk: int, exercise_id: int) -> Http
         "total": len(found),
         "next": found[index + 1] if index + 1 < len(found) else None,
         "side_name": SIDE_NAMES[ex.side],
-        "opponent_name": SIDE_NAMES[other(ex.side)],  # type: ignore[arg-type]
+        "opponent_name": SIDE_NAMES[other(side)],
         "groups": groups,
-        "hand_cards": selectors_hand(state, ex.side),
-        "opponent_cards": selectors_hand(state, other(ex.side)),  # type: ignore[arg-type]
+        "hand_cards": _hand(state, side),
+        "opponent_cards": _hand(state, other(side)),
         "board": board_svg.board(
             state, numbering=ex.side, label=_("The position before ply %(n)d") % {"n": ex.ply}
         ),
-        "received": hand_text(state.received_pile(ex.side)) if state.phase == 1 else "",
+        "received": hand_text(state.received_pile(side)) if state.phase == 1 else "",
         "answered": None,
         "typed": "",
     }
@@ -171,18 +172,18 @@ def exercise(request: HttpRequest, slug: str, pk: int, exercise_id: int) -> Http
             )
             status = 400
         else:
-            context["answered"] = _checked(ex, state, eg, play, judgement)
+            context["answered"] = _checked(ex, state, play, judgement)
     return render(request, "games/exercise.html", context, status=status)
 
 
-def selectors_hand(state: Any, side: str) -> list[dict[str, Any]]:
+def _hand(state: State, side: SideName) -> list[dict[str, Any]]:
+    """A side's cards with their counts (the exercise's hands)."""
     hand = state.hand(side)
     return [{"card": text, "count": n} for text, n in zip(CARD_TEXTS, hand, strict=True) if n]
 
 
-def _checked(
-    ex: Exercise, state: Any, eg: EngineGame, play: Play, judgement: Any
-) -> dict[str, Any]:
+def _checked(ex: Exercise, state: State, play: Play, judgement: Judgement) -> dict[str, Any]:
+    """What the page says after an answer: right or not, the engine's play and line."""
     right = judgement.right(play.text)
     mine = next((p for p in judgement.plays if p.play == play.text), None)
     analysed = None
@@ -191,7 +192,6 @@ def _checked(
             analysed = p
     after_best = EngineGame(state)
     after_best.play(judgement.best)
-    words = None
     if analysed is not None and analysed.best == judgement.best:
         words = reports.line_words(
             ex.side,
