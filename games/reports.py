@@ -224,6 +224,17 @@ def line_words(
     }
 
 
+def after_line(state: State, texts: Sequence[str]) -> State:
+    """The position after the turns of a line from ``state`` (as far as they are legal)."""
+    eg = EngineGame(state)
+    for text in texts:
+        try:
+            eg.play(text)
+        except EngineError:
+            break
+    return eg.state
+
+
 BAND_NAMES = {
     "winning": lambda: _("winning"),
     "drawn": lambda: _("drawn"),

@@ -269,10 +269,18 @@ def analysis_ply(request: HttpRequest, pk: int, ply: int) -> HttpResponse:
         line = analysis.lines([p])[0]
         marked = [q.ply for q in plies if q.best != q.played]
         words = None
+        board_line = None
         if p.best != p.played:
             words = reports.line_words(
                 p.side, p.best, p.line, p.line_end, p.value_best, p.proven_best
             )
+            shown = words["line"]
+            if shown:
+                board_line = board_svg.board(
+                    reports.after_line(before, [p.best, *shown]),
+                    numbering=p.side,
+                    label=_("After the engine's line (%(n)d turns)") % {"n": len(shown) + 1},
+                )
         return render(
             request,
             "games/analysis_ply.html",
@@ -296,6 +304,7 @@ def analysis_ply(request: HttpRequest, pk: int, ply: int) -> HttpResponse:
                     label=_("After the engine's play: %(t)s") % {"t": p.best},
                 ),
                 "words": words,
+                "board_line": board_line,
                 "previous": max((q for q in marked if q < ply), default=None),
                 "next": min((q for q in marked if q > ply), default=None),
                 "tournament": game.board.round.tournament if game.board else None,

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from django.conf import settings as django_settings
+from django.core.cache import cache
 from django.test import Client
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,7 +20,7 @@ from championship.models import GameResult, Tournament
 from games import analysis, openings, reports, services, tasks
 from games.demo import create_running_swiss
 from games.engine import legal_plays, playable_cards
-from games.engine.analysis import PlyAnalysis
+from games.engine.analysis import PlyAnalysis, analyse_game
 from games.engine.exercise import Judgement
 from games.engine.game import Game as EngineGame
 from games.engine.report import game_report
@@ -135,6 +136,11 @@ def test_no_report_for_a_forfeit_an_adjudication_or_a_short_game(world):
 
 def test_the_game_page_shows_the_report_turning_points_and_times(world):
     game = finish(world)
+    # The same analysis with a node budget (deep enough for the engine's lines after its
+    # plays, and the same on every machine).
+    deterministic = analyse_game(replay(game), ms_per_ply=None, max_nodes=2000)
+    GameAnalysis.objects.filter(game=game).update(plies=[p.as_dict() for p in deterministic])
+    cache.clear()
     row = GameAnalysis.objects.get(game=game)
     plies = analysis.plies_of(row)
     html = Client().get(f"/games/{game.pk}/").content.decode()
@@ -150,6 +156,16 @@ def test_the_game_page_shows_the_report_turning_points_and_times(world):
     better = next(p for p in plies if p.best != p.played)
     page = Client().get(f"/games/{game.pk}/analysis/{better.ply}/").content.decode()
     assert "line-words" in page and better.best in page
+    # With a line after the engine's play, the position at its end is drawn too.
+    assert any(p.line for p in plies)
+    for p in plies:
+        if p.line:
+            page = Client().get(f"/games/{game.pk}/analysis/{p.ply}/").content.decode()
+            assert "engine-line-board" in page and p.line[0] in page
+            eg = replay(game)
+            end = reports.after_line(eg.states[p.ply - 1], [p.best, *p.line])
+            assert end.ply == p.ply - 1 + 1 + len(p.line)
+            break
 
 
 def test_the_explanation_page_in_both_languages():
