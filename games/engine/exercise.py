@@ -136,14 +136,15 @@ def judge_position(
     depth = max(result.depth, 1)
     # Every play to the same depth (as much time again as the search had); if that is too
     # deep for the budget, all of them less deep — the last try, one ply, is the static
-    # evaluation of each play and always gets a quarter of the time.
+    # evaluation of each play (and the race solver's fixed budget where the armies have
+    # parted): bounded work, so it runs without a clock and always gives an answer.
     deadline = None if ms is None else time.perf_counter() + ms / 1000.0
     while True:
         left = None if deadline is None else (deadline - time.perf_counter()) * 1000
         if depth > 1 and left is not None and left <= 0:
             depth = 1
-        if depth == 1 and left is not None and ms is not None:
-            left = max(left, ms / 4)
+        if depth == 1:
+            left = None
         scores = searcher.rescore(moves, depth, ms=left, max_nodes=max_nodes)
         if scores is not None or depth == 1:
             break
