@@ -13,6 +13,7 @@ never wrong); otherwise it is the search's estimate, strictly between −1 and 1
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -22,7 +23,7 @@ from .errors import EngineError
 from .game import Game, Outcome, decide
 from .moves import Play
 from .record import Record, parse_record
-from .search import Searcher, score_value
+from .search import RootMove, Searcher, score_value
 
 #: Plies of the engine's line kept after a better play.
 LINE_PLIES = 12
@@ -201,12 +202,34 @@ def analyse_position(
     value_played = _value(score_value(mine.score, mine.lo, mine.hi))
     value_best = _value(result.value)
     best, proven_best = result.best, result.proven
-    same = mine.play is best or value_played > value_best
+    beaten: bool | None = None
+    if mine.proven and not result.proven and mine.lo < 1:
+        # The played play's value is proven and the best one's is not: settle whether any
+        # play does better (the exact solver, half the time again at most), so that a
+        # verdict never calls a play that keeps the position's proven value a mistake.
+        beaten, better = _beaten(searcher, result.moves, mine, ms, max_nodes)
+        if better is not None:
+            assert better.score is not None
+            best, proven_best = better.play, better.proven
+            value_best = _value(score_value(better.score, better.lo, better.hi))
+    same = mine.play is best or value_played > value_best or beaten is False
     if not same and mine.proven and proven_best and value_played == value_best:
         same = True  # another play of the same proven value: the played one is as good
     if same:
-        # The played play is the best the search found: one play (as written), one value.
-        best, value_best, proven_best = played, value_played, mine.proven
+        # The played play is the best the search found: one play (as written), one value —
+        # proven as the position's best only if nothing can do better (the search proved
+        # the position, or no play beats the played one's proven value).
+        exact = (
+            (mine.play is result.best and result.proven)
+            or beaten is False
+            or (mine.proven and mine.lo == 1)  # nothing beats a proven win
+            or (mine.proven and proven_best and value_played == value_best)
+        )
+        best, value_best, proven_best = played, value_played, mine.proven and exact
+        if not proven_best:
+            # An estimate of the position's best (a better play may exist unseen): kept
+            # inside the estimates' range, never below the played play's value.
+            value_best = max(-0.99, min(value_played, 0.99))
     line: tuple[str, ...] = ()
     line_end = ""
     if not same:
@@ -239,6 +262,35 @@ def analyse_position(
         line=line,
         line_end=line_end,
     )
+
+
+def _beaten(
+    searcher: Searcher,
+    moves: list[RootMove],
+    mine: RootMove,
+    ms: float | None,
+    max_nodes: int | None,
+) -> tuple[bool | None, RootMove | None]:
+    """Does any play beat the played one's proven value? (True and that play, its value
+    settled; False when no play can; None when the budget ran out.) The plays most likely
+    to are tried first."""
+    target = mine.lo + 1
+    deadline = None if ms is None else time.perf_counter() + ms / 2000.0
+    nodes_left = None if max_nodes is None else max_nodes // 2
+    candidates = [mv for mv in moves if mv is not mine and mv.hi >= target]
+    candidates.sort(key=lambda mv: -(mv.score if mv.score is not None else -(1 << 40)))
+    for mv in candidates:
+        left = None if deadline is None else (deadline - time.perf_counter()) * 1000
+        if (left is not None and left <= 0) or (nodes_left is not None and nodes_left <= 0):
+            return None, None
+        reached = searcher.reaches(mv, target, ms=left, max_nodes=nodes_left)
+        if nodes_left is not None:
+            nodes_left -= searcher.nodes
+        if reached is None:
+            return None, None
+        if reached:
+            return True, mv
+    return False, None
 
 
 def game_of(source: Game | Record | str | Sequence[str]) -> Game:

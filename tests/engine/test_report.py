@@ -251,3 +251,23 @@ def test_the_line_after_a_better_play_ends_as_the_game_would() -> None:
         score = 0 if outcome.winner is None else 1 if outcome.winner == mover else -1
         assert score == a.value_best
     assert seen
+
+
+@pytest.mark.parametrize(("plies", "seed"), ENDINGS)
+@pytest.mark.parametrize("budget", [30, 300, 3000])
+def test_with_any_budget_a_proven_value_and_a_verdict_on_proven_values_are_exact(
+    plies: int, seed: int, budget: int
+) -> None:
+    """Small node budgets leave some values unproven; what is proven is still exact, and a
+    verdict between two proven values says exactly whether the play gave value away."""
+    game, values = exact_game(plies, seed, 0)
+    for a, (best, played) in zip(
+        analyse_game(game, ms_per_ply=None, max_nodes=budget), values, strict=True
+    ):
+        if a.proven_played:
+            assert a.value_played == played, a
+        if a.proven_best:
+            assert a.value_best == best, a
+        if a.proven:
+            assert (a.verdict == "blunder") == (played < best), a
+            assert (a.verdict == "best") == (played == best), a
