@@ -219,7 +219,21 @@ def run(analysis_id: int, token: str) -> str:
             status=Status.FAILED, error=type(exc).__name__[:200], finished_at=timezone.now()
         )
         raise
-    return _store(row, token, plies)
+    outcome = _store(row, token, plies)
+    if outcome == "done":
+        _derive(analysis_id, token)
+    return outcome
+
+
+def _derive(analysis_id: int, token: str) -> None:
+    """The report and the exercises of the analysis just stored (``games.reports``); a
+    failure there never undoes the analysis."""
+    from . import reports
+
+    try:
+        reports.derive(analysis_id, token)
+    except Exception:
+        log.warning("the report of analysis %s could not be made", analysis_id, exc_info=True)
 
 
 def counts(plies: list[PlyAnalysis]) -> dict[str, tuple[int, int]]:
@@ -357,15 +371,27 @@ def graph(plies: list[PlyAnalysis]) -> SafeString:
         'stroke-dasharray="4 3"/>',
         f'<polyline points="{line}" fill="none" stroke="#212529" stroke-width="2"/>',
     ]
+    # A column per ply, a link to that ply of the replay above (#ply-N; replay.js shows it
+    # and brings the board into view).
+    width = round(inner_w / n, 1)
+    for i, p in enumerate(plies):
+        tip = f"{p.ply}. {p.played} ({p.white_value:+.2f})"
+        parts.append(
+            f'<a href="#ply-{p.ply}" class="graph-ply" data-ply="{p.ply}">'
+            f"<title>{escape(tip)}</title>"
+            f'<rect x="{round(x(i + 1) - width / 2, 1)}" y="0" width="{width}" '
+            f'height="{GRAPH_H}" fill="#0d6efd" fill-opacity="0" class="graph-column"/></a>'
+        )
     for i, p in enumerate(plies):
         colour = MARK_COLOURS.get(p.verdict)
         if colour is None:
             continue
         tip = f"{p.ply}. {p.played} — {VERDICT_NAMES[p.verdict]}"
         parts.append(
+            f'<a href="#ply-{p.ply}" class="graph-ply" data-ply="{p.ply}">'
             f'<circle class="graph-mark" data-ply="{p.ply}" cx="{x(i + 1)}" '
             f'cy="{y(p.white_value)}" r="4" fill="{colour}"><title>{escape(tip)}</title>'
-            "</circle>"
+            "</circle></a>"
         )
     parts.append("</svg>")
     return mark_safe("".join(parts))  # noqa: S308 — numbers and escaped text only

@@ -8,7 +8,7 @@ from typing import Any
 from championship.backup import BoardSection, row_of
 from championship.models import Board, Tournament
 
-from . import selectors
+from . import openings, selectors
 from .models import Game, Turn
 
 GAME_FIELDS = [
@@ -72,7 +72,9 @@ def restore(board: Board, games: list[dict[str, Any]], users: dict[str, Any]) ->
             Turn.objects.filter(game=game, ply=t["ply"]).update(entered_at=t["entered_at"])
         # A damaged sheet is refused here (EngineError, a ValueError: the restore says the
         # backup is damaged and keeps nothing), not stored to fail every page that replays it.
-        selectors.sheet(game)
+        eg = selectors.sheet(game)
+        if data["turns"]:  # the opening explorer knows the restored game (derived, not saved)
+            openings.sheet_changed(game, eg)
 
 
 SECTION = BoardSection(key="games", export=export, restore=restore)

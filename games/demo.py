@@ -18,6 +18,7 @@ from django.utils import timezone
 from championship import services as championship
 from championship.models import Board, Entrant, Tournament
 
+from . import openings
 from .clock import clock_text
 from .engine import BLACK, WHITE, legal_plays, playable_cards
 from .engine.core import PHASE_PLIES, State
@@ -247,6 +248,7 @@ def _store(t: Tournament, played: list[tuple[Board, EngineGame]]) -> None:
             for g, (_b, eg) in zip(stored, played, strict=True)
             for turn in eg.turns
         )
+        openings.games_recorded((g, eg) for g, (_b, eg) in zip(stored, played, strict=True))
         for b, eg in played:
             plies, outcome = sheet_facts(eg)
             championship.game_result_sheet_set(

@@ -156,3 +156,126 @@ class GameAnalysis(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} · {self.moves[:8]}: {self.status}"
+
+
+# --- Derived from an analysis: the report, exercises, awards, the opening explorer ---------
+class GameReport(models.Model):
+    """The report on an analysed game (``games.reports``; docs/analysis.md "The report"),
+    derived from its ``GameAnalysis`` once that is done: ``data`` is the pure
+    ``engine.report.GameReport.as_dict()``; the columns are what the event's awards and a
+    player's summary read without opening it. It belongs to the analysis request ``token``:
+    a report whose token is not the analysis' current one is stale and never shown."""
+
+    analysis = models.OneToOneField(GameAnalysis, on_delete=models.CASCADE, related_name="report")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    token = models.CharField(max_length=32)
+    data = models.JSONField(default=dict)
+    #: Both sides' counted turns together, and each side's (0–100; None without a turn).
+    accuracy = models.FloatField(null=True, blank=True)
+    accuracy_white = models.FloatField(null=True, blank=True)
+    accuracy_black = models.FloatField(null=True, blank=True)
+    error_white = models.FloatField(null=True, blank=True)
+    error_black = models.FloatField(null=True, blank=True)
+    turns_white = models.PositiveSmallIntegerField(default=0)
+    turns_black = models.PositiveSmallIntegerField(default=0)
+    #: The sum of each side's turn accuracies (a player's accuracy over an event is the mean
+    #: over all their counted turns).
+    accuracy_sum_white = models.FloatField(default=0)
+    accuracy_sum_black = models.FloatField(default=0)
+    #: The lowest value each side had after any ply, from its own view (a comeback).
+    lowest_white = models.FloatField(default=0)
+    lowest_black = models.FloatField(default=0)
+    #: The game's result when the report was made ("1-0", "0-1", "1/2-1/2").
+    result = models.CharField(max_length=7, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("game report")
+        verbose_name_plural = _("game reports")
+
+    def __str__(self) -> str:
+        return f"{self.game_id}: {self.accuracy}"
+
+
+class Exercise(models.Model):
+    """A position where a player made a mistake or a blunder, as an exercise: every play of
+    it judged by the engine when it was made (``engine.exercise.Judgement.as_dict()``), so
+    an answer is checked without searching. Derived from an analysis request (``token``)."""
+
+    analysis = models.ForeignKey(GameAnalysis, on_delete=models.CASCADE, related_name="exercises")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="exercises")
+    token = models.CharField(max_length=32)
+    ply = models.PositiveSmallIntegerField()
+    side = models.CharField(max_length=5, choices=SIDES)
+    #: The tournament player who erred (None for a friendly game).
+    entrant = models.ForeignKey(
+        "championship.Entrant",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    played = models.CharField(max_length=40)
+    verdict = models.CharField(max_length=10)
+    judgement = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "ply"]
+        verbose_name = _("exercise")
+        verbose_name_plural = _("exercises")
+        constraints = [
+            models.UniqueConstraint(fields=["analysis", "ply"], name="exercise_unique_ply")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} · {self.ply}"
+
+
+class EventAwards(models.Model):
+    """What the organisers decided about a tournament's awards page (shown by default once
+    the tournament is finished)."""
+
+    tournament = models.OneToOneField(
+        "championship.Tournament", on_delete=models.CASCADE, related_name="+"
+    )
+    hidden = models.BooleanField(_("awards hidden"), default=False)
+    changed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("event awards")
+        verbose_name_plural = _("event awards")
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: {'hidden' if self.hidden else 'shown'}"
+
+
+class OpeningMove(models.Model):
+    """One of the first plies of a finished game, for the opening explorer
+    (``games.openings``): the line before it (``parent``, a key of its turns) and after it
+    (``key``), the turn, both players and the result. Rewritten whenever the game's sheet
+    changes; a game that is not finished has none."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="opening_moves")
+    ply = models.PositiveSmallIntegerField()
+    parent = models.CharField(max_length=16)
+    key = models.CharField(max_length=16)
+    text = models.CharField(max_length=40)
+    white = models.CharField(max_length=150)
+    black = models.CharField(max_length=150)
+    #: The players' names as a filter compares them (``openings.player_key``).
+    white_key = models.CharField(max_length=150)
+    black_key = models.CharField(max_length=150)
+    result = models.CharField(max_length=7)
+
+    class Meta:
+        ordering = ["game", "ply"]
+        indexes = [
+            models.Index(fields=["parent", "text"], name="opening_parent"),
+            models.Index(fields=["white_key", "parent"], name="opening_white"),
+            models.Index(fields=["black_key", "parent"], name="opening_black"),
+        ]
+        constraints = [models.UniqueConstraint(fields=["game", "ply"], name="opening_unique_ply")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} · {self.ply}. {self.text}"

@@ -21,7 +21,7 @@ from championship import services as championship
 from championship.models import Board, Round, Tournament
 from common.types import Actor, user_or_none
 
-from . import analysis, selectors
+from . import analysis, openings, selectors
 from .clock import clock_text, stopped, valid_clock_text
 from .engine import BLACK, WHITE, EngineError
 from .engine.core import PHASE_PLIES
@@ -105,6 +105,7 @@ def _sheet_changed(game: Game, eg: EngineGame, user: Actor, *, overrule: bool) -
     the same, dropped and queued again if not), and the championship hears what the sheet
     says, with the analysis that holds."""
     counts = analysis.sheet_changed(game, eg)
+    openings.sheet_changed(game, eg)  # the opening explorer's rows follow the sheet too
     _tell_championship(game, eg, user, overrule=overrule, counts=counts)
 
 

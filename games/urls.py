@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import hall_views, tablet_views, views
+from . import hall_views, report_views, tablet_views, views
 
 app_name = "games"
 
@@ -29,6 +29,22 @@ urlpatterns = [
     path("t/<slug:slug>/round/<id:number>/tablets/", hall_views.tablets, name="tablets"),
     path("t/<slug:slug>/round/<id:number>/sheets/", hall_views.paper_sheets, name="paper_sheets"),
     path("games/<id:pk>/live.json", views.live, name="live"),
+    # What players do with the analysis (issue 24): the definitions, the event's awards,
+    # training from a player's own mistakes, the opening explorer.
+    path("analysis/explained/", report_views.explained, name="analysis_explained"),
+    path("openings/", report_views.explorer, name="explorer"),
+    path("t/<slug:slug>/awards/", report_views.awards, name="awards"),
+    path(
+        "t/<slug:slug>/awards/visibility/",
+        report_views.awards_visibility,
+        name="awards_visibility",
+    ),
+    path("t/<slug:slug>/players/<id:pk>/training/", report_views.training, name="training"),
+    path(
+        "t/<slug:slug>/players/<id:pk>/training/<id:exercise_id>/",
+        report_views.exercise,
+        name="exercise",
+    ),
     # A tournament's recorded games (the tournament's pages link here by these names).
     path("t/<slug:slug>/games.nrd", views.tournament_records, name="tournament_records"),
     path("t/<slug:slug>/games/<id:number>.nrd", views.tournament_records, name="round_records"),

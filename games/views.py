@@ -24,7 +24,7 @@ from common.converters import NumberError, parse_int
 from common.permissions import organiser_required
 from common.responses import text_download, version_json
 
-from . import analysis, board_svg, records, selectors, services
+from . import analysis, board_svg, records, reports, selectors, services
 from .clock import Clock, StoredClock, clock_at, clock_text
 from .engine import BLACK, WHITE, card_text, playable_cards
 from .engine.clicks import click_plays as engine_click_plays
@@ -202,6 +202,10 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
             can_manage=request.user.has_perm(PERM),
         )
         context["analysis"] = analysis.page(game, eg, can_manage=context["can_manage"])
+        if context["analysis"] and "lines" in context["analysis"]:
+            context["report"] = reports.game_page(
+                game, eg, [line.ply for line in context["analysis"]["lines"]], turns
+            )
         return render(request, "games/detail.html", context)
 
     if not anonymous(request):
@@ -270,6 +274,19 @@ def analysis_ply(request: HttpRequest, pk: int, ply: int) -> HttpResponse:
         white, black = selectors.names(game)
         line = analysis.lines([p])[0]
         marked = [q.ply for q in plies if q.best != q.played]
+        words = None
+        board_line = None
+        if p.best != p.played:
+            words = reports.line_words(
+                p.side, p.best, p.line, p.line_end, p.value_best, p.proven_best
+            )
+            shown = words["line"]
+            if shown:
+                board_line = board_svg.board(
+                    reports.after_line(before, [p.best, *shown]),
+                    numbering=p.side,
+                    label=_("After the engine's line (%(n)d turns)") % {"n": len(shown) + 1},
+                )
         return render(
             request,
             "games/analysis_ply.html",
@@ -292,6 +309,8 @@ def analysis_ply(request: HttpRequest, pk: int, ply: int) -> HttpResponse:
                     numbering=p.side,
                     label=_("After the engine's play: %(t)s") % {"t": p.best},
                 ),
+                "words": words,
+                "board_line": board_line,
                 "previous": max((q for q in marked if q < ply), default=None),
                 "next": min((q for q in marked if q > ply), default=None),
                 "tournament": game.board.round.tournament if game.board else None,

@@ -228,6 +228,15 @@ def test_every_url_by_role():
         "games:analysis_start": (f"/games/{game.pk}/analysis/start/", 405, 405, 405, 405),
         "games:analysis_ply": (f"/games/{game.pk}/analysis/1/", OK, OK, OK, OK),
         "games:live": (f"/games/{game.pk}/live.json", OK, OK, OK, OK),
+        # Issue 24: public pages of what players do with the analysis; the awards wait for
+        # the last round (404 for everyone while the tournament runs), exercises for the end
+        # of their round; hiding the awards is a POST of organisers.
+        "games:analysis_explained": ("/analysis/explained/", OK, OK, OK, OK),
+        "games:explorer": ("/openings/", OK, OK, OK, OK),
+        "games:awards": ("/t/sw/awards/", 404, 404, 404, 404),
+        "games:awards_visibility": ("/t/sw/awards/visibility/", 405, 405, 405, 405),
+        "games:training": (f"/t/sw/players/{first.pk}/training/", OK, OK, OK, OK),
+        "games:exercise": (f"/t/sw/players/{first.pk}/training/1/", 404, 404, 404, 404),
         # The board's tablet: whoever holds the signed link, no account (games/tablet.py).
         "games:tablet": (tablet_path, OK, OK, OK, OK),
         "games:tablet_state": (f"{tablet_path}state.json", OK, OK, OK, OK),

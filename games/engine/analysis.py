@@ -13,16 +13,20 @@ never wrong); otherwise it is the search's estimate, strictly between −1 and 1
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from .core import WHITE, SideName, State
 from .errors import EngineError
-from .game import Game, Outcome
+from .game import Game, Outcome, decide
 from .moves import Play
 from .record import Record, parse_record
-from .search import Searcher, score_value
+from .search import RootMove, Searcher, score_value
+
+#: Plies of the engine's line kept after a better play.
+LINE_PLIES = 12
 
 DEFAULT_MS = 200
 
@@ -71,6 +75,15 @@ class PlyAnalysis:
     verdict: str
     nodes: int
     depth: int
+    #: The distinct plays (card and resulting board) the side had: 1 is a forced turn, not
+    #: counted in an error rate; 0 in analyses stored before it was recorded.
+    choices: int = 0
+    #: Where the engine's play differs from the turn played: the line the search expects
+    #: after the engine's play (canonical turn texts) and how it ends (``home``: its last
+    #: play brings that side home; ``blocked``: the side to move after it is blocked;
+    #: ``cards``: ply 72 is played, a draw; empty: the search saw no further).
+    line: tuple[str, ...] = ()
+    line_end: str = ""
 
     @property
     def proven(self) -> bool:
@@ -102,10 +115,19 @@ class PlyAnalysis:
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    @property
+    def forced(self) -> bool:
+        """The side had one play only (a turn no error rate counts)."""
+        return self.choices == 1
+
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> PlyAnalysis:
-        """Rebuild from :meth:`as_dict` (the complete form)."""
-        return cls(**data)
+        """Rebuild from :meth:`as_dict` (the complete form; older rows lack the fields
+        that have defaults)."""
+        fields = dict(data)
+        if "line" in fields:
+            fields["line"] = tuple(fields["line"])
+        return cls(**fields)
 
 
 def verdict(
@@ -166,14 +188,58 @@ def analyse_position(
     searcher = searcher or Searcher()
     result = searcher.search(state, ms=ms, max_nodes=max_nodes, max_depth=max_depth, first=played)
     mine = result.moves[0]
+    if result.proven and not mine.proven and mine.hi >= result.lo:
+        # The best play's value is proven and the played one's is not: settle whether the
+        # played play keeps that value (the exact solver, half the time again at most), so
+        # that a verdict never calls "good" a play that gives a proven result away.
+        searcher.reaches(
+            mine,
+            result.lo,
+            ms=None if ms is None else ms / 2,
+            max_nodes=None if max_nodes is None else max_nodes // 2,
+        )
     assert mine.score is not None
     value_played = _value(score_value(mine.score, mine.lo, mine.hi))
     value_best = _value(result.value)
     best, proven_best = result.best, result.proven
-    same = mine.play is best or value_played > value_best
+    beaten: bool | None = None
+    if mine.proven and not result.proven and mine.lo < 1:
+        # The played play's value is proven and the best one's is not: settle whether any
+        # play does better (the exact solver, half the time again at most), so that a
+        # verdict never calls a play that keeps the position's proven value a mistake.
+        beaten, better = _beaten(searcher, result.moves, mine, ms, max_nodes)
+        if better is not None:
+            assert better.score is not None
+            best, proven_best = better.play, better.proven
+            value_best = _value(score_value(better.score, better.lo, better.hi))
+    same = mine.play is best or value_played > value_best or beaten is False
+    if not same and mine.proven and proven_best and value_played == value_best:
+        same = True  # another play of the same proven value: the played one is as good
     if same:
-        # The played play is the best the search found: one play (as written), one value.
-        best, value_best, proven_best = played, value_played, mine.proven
+        # The played play is the best the search found: one play (as written), one value —
+        # proven as the position's best only if nothing can do better (the search proved
+        # the position, or no play beats the played one's proven value).
+        exact = (
+            (mine.play is result.best and result.proven)
+            or beaten is False
+            or (mine.proven and mine.lo == 1)  # nothing beats a proven win
+            or (mine.proven and proven_best and value_played == value_best)
+        )
+        best, value_best, proven_best = played, value_played, mine.proven and exact
+        if not proven_best:
+            # An estimate of the position's best (a better play may exist unseen): kept
+            # inside the estimates' range, never below the played play's value.
+            value_best = max(-0.99, min(value_played, 0.99))
+    line: tuple[str, ...] = ()
+    line_end = ""
+    if not same:
+        after_best = best.position()
+        ended = decide(after_best, state.to_move)
+        if ended is not None:
+            line_end = ended.termination  # home, blocked or cards: the line's own words
+        else:
+            plays, line_end = searcher.line(after_best, LINE_PLIES)
+            line = tuple(p.text for p in plays)
     return PlyAnalysis(
         ply=state.ply + 1,
         side=state.to_move,
@@ -192,7 +258,39 @@ def analyse_position(
         ),
         nodes=result.nodes,
         depth=result.depth,
+        choices=len(result.moves),
+        line=line,
+        line_end=line_end,
     )
+
+
+def _beaten(
+    searcher: Searcher,
+    moves: list[RootMove],
+    mine: RootMove,
+    ms: float | None,
+    max_nodes: int | None,
+) -> tuple[bool | None, RootMove | None]:
+    """Does any play beat the played one's proven value? (True and that play, its value
+    settled; False when no play can; None when the budget ran out.) The plays most likely
+    to are tried first."""
+    target = mine.lo + 1
+    deadline = None if ms is None else time.perf_counter() + ms / 2000.0
+    nodes_left = None if max_nodes is None else max_nodes // 2
+    candidates = [mv for mv in moves if mv is not mine and mv.hi >= target]
+    candidates.sort(key=lambda mv: -(mv.score if mv.score is not None else -(1 << 40)))
+    for mv in candidates:
+        left = None if deadline is None else (deadline - time.perf_counter()) * 1000
+        if (left is not None and left <= 0) or (nodes_left is not None and nodes_left <= 0):
+            return None, None
+        reached = searcher.reaches(mv, target, ms=left, max_nodes=nodes_left)
+        if nodes_left is not None:
+            nodes_left -= searcher.nodes
+        if reached is None:
+            return None, None
+        if reached:
+            return True, mv
+    return False, None
 
 
 def game_of(source: Game | Record | str | Sequence[str]) -> Game:

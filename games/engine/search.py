@@ -29,7 +29,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from .core import BLACK, CARD_INDEX, CHECKERS, GAME_PLIES, WHITE, State, hand_cards
+from .core import BLACK, CARD_INDEX, CARDS, CHECKERS, GAME_PLIES, WHITE, State, hand_cards
 from .evaluate import evaluate, race_score, value_of
 from .moves import Play, after, legal_plays
 from .packed import (
@@ -659,6 +659,149 @@ class Searcher:
         return SearchResult(
             best=best.play, score=score, lo=lo, hi=hi, nodes=self.nodes, depth=depth, moves=moves
         )
+
+    # --- after a search: settling plays, rescoring them, the line it expects ---------------
+    def _budget(self, ms: float | None, max_nodes: int | None) -> None:
+        self.nodes = 0
+        self._deadline = float("inf") if ms is None else time.perf_counter() + ms / 1000.0
+        self._node_limit = max_nodes if max_nodes is not None else 1 << 62
+
+    def reaches(
+        self,
+        move: RootMove,
+        target: int,
+        *,
+        ms: float | None = 100,
+        max_nodes: int | None = None,
+    ) -> bool | None:
+        """Is the play ``move`` worth at least ``target`` (−1, 0 or 1, the mover's view)?
+        True or False once settled from the ends of the game (the exact solver, with a window
+        that only asks that question), None if the budget ran out first. The move's interval
+        (and the table) keep what was learnt; a True also settles the move's value at
+        ``target`` when ``target`` is the best any play can reach."""
+        if move.won or move.lo >= target:
+            return True
+        if move.hi < target:
+            return False
+        self._budget(ms, max_nodes)
+        try:
+            # The child's value c; the mover's is −c. Inside the window (−2, 1 − target) the
+            # answer is exact: c ≤ −target, the play reaches the target. Otherwise it is a
+            # lower bound on c ≥ 1 − target: the play is worth at most target − 1.
+            c = self.solve(move.node, -2, 1 - target)
+        except Timeout:
+            return None
+        if c <= -target:
+            move.lo = max(move.lo, -c)
+            move.hi = min(move.hi, -c)
+            entry = self.table.get(move.node)
+            if move.lo == move.hi:
+                settled = entry is not None and entry.lo == entry.hi
+                move.score = (
+                    _back(entry.score)
+                    if entry is not None and settled
+                    else (outcome_score(move.lo, 1))
+                )
+            return True
+        move.hi = min(move.hi, target - 1)
+        if move.lo == move.hi:
+            move.score = outcome_score(move.lo, 1)
+        elif move.score is not None:
+            move.score = _clamp(move.score, move.lo, move.hi)
+        return False
+
+    def rescore(
+        self,
+        moves: list[RootMove],
+        depth: int,
+        *,
+        ms: float | None = 100,
+        max_nodes: int | None = None,
+    ) -> list[int] | None:
+        """Every play's score searched ``depth`` plies deep with a full window (alpha-beta
+        gives only bounds for the plays that are not the best), from the mover's view, or
+        None if the budget ran out. Proven plays keep their proven score."""
+        self._budget(ms, max_nodes)
+        scores: list[int] = []
+        try:
+            for mv in moves:
+                if mv.won:
+                    scores.append(WIN - 1)
+                    continue
+                if mv.proven and mv.score is not None:
+                    scores.append(mv.score)
+                    continue
+                if depth <= 1:
+                    s, clo, chi = self._leaf(mv.node)
+                else:
+                    s, clo, chi = self.negamax(mv.node, depth - 1, -INF, INF)
+                mv.lo, mv.hi = max(mv.lo, -chi), min(mv.hi, -clo)
+                scores.append(_clamp(_back(s), mv.lo, mv.hi))
+        except Timeout:
+            return None
+        return scores
+
+    def line(self, state: State, plies: int = 12) -> tuple[list[Play], str]:
+        """The line the search expects from ``state`` (an undecided position): up to
+        ``plies`` plays read from the transposition table — in a proven position the plays
+        that keep its value (quickest win, slowest loss), elsewhere the search's best — and
+        how the line ends: ``home`` (its last play brought the mover's checkers home),
+        ``blocked`` (the side to move then has no playable card), ``cards`` (ply 72 was
+        played: a draw), or empty when the table knows no further."""
+        out: list[Play] = []
+        s = state
+        for _ in range(plies):
+            if s.ply >= GAME_PLIES:
+                return out, "cards"
+            node = node_of(s)
+            children = Generator(node[0], node[1]).children(cards_of(node[2]))
+            if not children:
+                return out, "blocked"
+            pick = next((i for i, c in enumerate(children) if c[3]), -1)
+            if pick < 0:
+                pick = self._line_child(node, children)
+            if pick < 0:
+                return out, ""
+            play = _play_of(s, children[pick])
+            out.append(play)
+            if children[pick][3]:
+                return out, "home"
+            s = play.position()
+        if s.ply >= GAME_PLIES:
+            return out, "cards"
+        return out, ""
+
+    def _line_child(self, node: Node, children: list[Child]) -> int:
+        """The child the line follows (−1: none known)."""
+        if node[6] == GAME_PLIES - 1:
+            return 0  # the last card: no win among the plays, so any play draws
+        entry = self.table.get(node)
+        if entry is None:
+            return -1
+        if entry.lo == entry.hi:
+            best, best_key = -1, -INF
+            for idx, (ci, m, t, _) in enumerate(children):
+                e = self.table.get(child_node(node, ci, m, t))
+                if e is None or e.lo != e.hi or -e.lo != entry.lo:
+                    continue
+                key = _back(e.score)
+                if key > best_key:
+                    best, best_key = idx, key
+            if best >= 0:
+                return best
+        return entry.best if 0 <= entry.best < len(children) else -1
+
+
+def _play_of(state: State, child: Child) -> Play:
+    """The canonical play of ``state`` that gives the packed child."""
+    ci, mine, theirs, _ = child
+    mover = state.to_move
+    other = BLACK if mover == WHITE else WHITE
+    for play in legal_plays(state, CARDS[ci]):
+        board = after(state, play.steps)
+        if pack_board(board.board(mover)) == mine and pack_board(board.board(other)) == theirs:
+            return play
+    raise AssertionError("a child of the search is not a legal play")  # pragma: no cover
 
 
 def _score_of(move: RootMove) -> int:

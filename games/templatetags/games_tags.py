@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.formats import number_format
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -71,3 +72,35 @@ def time_control(obj: Any) -> str:
 def json_data(value: Any, element_id: str) -> SafeString:
     """Django's ``json_script``, faster on big values (common.html.json_script)."""
     return json_script(value, element_id)
+
+
+@register.filter
+def item(sequence: Any, index: int) -> Any:
+    """``sequence[index]`` in a template (None when out of range)."""
+    try:
+        return sequence[index]
+    except (IndexError, KeyError, TypeError):
+        return None
+
+
+@register.filter
+def clock_duration(seconds: int | None) -> str:
+    """Seconds as ``m:ss`` (``h:mm:ss`` from an hour); a dash when unknown."""
+    if seconds is None:
+        return "–"
+    h, rest = divmod(int(seconds), 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+@register.filter
+def percent(value: float | None) -> str:
+    """An accuracy (0–100) with one decimal in the page's language, or a dash."""
+    return "–" if value is None else number_format(value, 1)
+
+
+@register.filter
+def rate(value: float | None) -> str:
+    """An error rate (value lost per turn) with three decimals in the page's language, or a
+    dash."""
+    return "–" if value is None else number_format(value, 3)

@@ -107,6 +107,15 @@
       show(parseInt(a.getAttribute("data-ply"), 10));
     });
   });
+  // The analysis graph below the game: a click on a ply shows it and brings the board up.
+  document.querySelectorAll(".graph-ply").forEach(function (a) {
+    a.addEventListener("click", function (e) {
+      e.preventDefault();
+      show(parseInt(a.getAttribute("data-ply"), 10));
+      var board = document.getElementById("replay-board");
+      if (board && board.scrollIntoView) board.scrollIntoView({ block: "start", behavior: "smooth" });
+    });
+  });
   document.addEventListener("keydown", function (e) {
     var tag = (e.target && e.target.tagName) || "";
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;

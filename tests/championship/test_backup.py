@@ -97,6 +97,13 @@ def test_export_restore_export_is_byte_identical(tmp_path: Path) -> None:
     for game in games.select_related("board"):
         eg = replay(game)
         assert value(game.board) == ((eg.result, eg.termination) if eg.outcome else ("", ""))
+    # The opening explorer knows the restored games that their sheets finished (derived).
+    from games.models import OpeningMove
+    from games.selectors import sheet
+
+    finished = {g.pk for g in games if sheet(g).outcome is not None and g.turns.exists()}
+    assert finished
+    assert set(OpeningMove.objects.values_list("game_id", flat=True)) == finished
     with pytest.raises(CommandError, match="already has"):
         call_command("restore_tournament", str(first))
     bad = tmp_path / "bad.json"
