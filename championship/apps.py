@@ -54,5 +54,11 @@ class ChampionshipConfig(AppConfig):
 
         changes.connect()  # every write the public pages show makes them new
 
+        from people.signals import people_changed
+
+        from .services.ratings import people_changed_received
+
+        people_changed.connect(people_changed_received, dispatch_uid="ratings_follow_people")
+
         post_migrate.connect(ensure_organisers_group, dispatch_uid="ensure_organisers_group")
         connection_created.connect(sqlite_unicode_upper, dispatch_uid="sqlite_unicode_upper")

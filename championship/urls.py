@@ -6,13 +6,16 @@ import common.converters  # noqa: F401  - registers <id:…> before the apps' UR
 from common import views as site
 from common.login import LoginView
 
-from . import organiser_setup, views
+from . import organiser_setup, rating_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", site.healthz, name="healthz"),
     path("lang/<str:code>/", site.switch_language, name="switch_language"),
     path("tournaments/<slug:slug>/", views.tournament_detail, name="tournament_detail"),
+    path("ratings/", rating_views.rating_list, name="ratings"),
+    path("ratings/<int:year>-<int:month>/", rating_views.rating_list, name="ratings_month"),
+    path("people/<id:pk>/", rating_views.person, name="person"),
     path("manage/", organiser_setup.organiser_home, name="organiser_home"),
     path("manage/new/", organiser_setup.tournament_create, name="tournament_create"),
     path("t/<slug:slug>/", include("championship.urls_tournament")),

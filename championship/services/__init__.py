@@ -26,6 +26,12 @@ from .entrants import (
     withdraw_rounds,
 )
 from .errors import ChampionshipError
+from .ratings import (
+    ratings_later,
+    ratings_recompute,
+    ratings_run_queued,
+    ratings_status,
+)
 from .results import (
     ConcurrentEdit,
     ResultConflict,
@@ -34,6 +40,7 @@ from .results import (
     describe,
     game_result_analysis_set,
     game_result_players_confirm,
+    game_result_rated_set,
     game_result_set,
     game_result_sheet_removed,
     game_result_sheet_set,
@@ -60,6 +67,11 @@ from .tournaments import (
 )
 
 __all__ = [
+    "game_result_rated_set",
+    "ratings_later",
+    "ratings_recompute",
+    "ratings_run_queued",
+    "ratings_status",
     "CheckIn",
     "ImportReport",
     "bye_cancel",

@@ -80,11 +80,17 @@ def registration_create(
 
 
 def registration_confirm_email(*, registration: Registration, now: datetime | None = None) -> bool:
-    """Mark the address confirmed; False if it already was."""
-    updated = Registration.objects.filter(
-        pk=registration.pk, email_confirmed_at__isnull=True
-    ).update(email_confirmed_at=now or timezone.now())
-    registration.refresh_from_db()
+    """Mark the address confirmed; False if it already was. A newly confirmed address joins
+    the registration to the person of the others confirmed under it (``people``)."""
+    from .people import registration_person_match
+
+    with transaction.atomic():
+        updated = Registration.objects.filter(
+            pk=registration.pk, email_confirmed_at__isnull=True
+        ).update(email_confirmed_at=now or timezone.now())
+        registration.refresh_from_db()
+        if updated:
+            registration_person_match(registration=registration)
     return bool(updated)
 
 

@@ -1,0 +1,288 @@
+"""The club's rating list (docs/ratings.md): recomputed from every rated game in order,
+deterministically, and stored (``RatingRun``, ``PersonRating``, ``RatedGame``) for the pages to
+read. The only bridge between the database and the pure ``championship.rating``: load the
+games as plain data, rate them, save the result.
+
+Recomputation is queued after every commit that changes what a tournament's pages show
+(``changes``) and after every change of people (``people.signals.people_changed``), coalesced:
+one queued at a time (``ratings_later``); it first reads the rated games and stops when they
+are those of the list in force (``fingerprint``), so that most changes (a check-in, a bye, a
+result entered twice) cost one query. A correction in an old event re-rates everything after
+it."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from collections.abc import Callable
+from contextvars import ContextVar
+from dataclasses import dataclass
+from datetime import date
+from zoneinfo import ZoneInfo
+
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine.vocabulary import Result, Termination
+
+from ..models import GameResult, PersonRating, RatedGame, RatingRun, Round
+from ..rating import DEFAULT_TAU, Game, History, month_index, month_of, rate_history
+from .changes import tournament_changed
+
+log = logging.getLogger(__name__)
+
+#: A rating period is a calendar month in Toronto time (a round without a date counts on the
+#: day it was published there).
+RATING_TIME_ZONE = ZoneInfo("America/Toronto")
+#: White's score by result, for the results of a game played over the board.
+SCORES = {Result.WHITE_WINS.value: 1.0, Result.DRAW.value: 0.5, Result.BLACK_WINS.value: 0.0}
+
+#: The cache keys of the queued recomputation and of its progress (the list page shows it).
+QUEUED_KEY = "ratings:queued"
+RUNNING_KEY = "ratings:running"
+AGAIN_KEY = "ratings:again"
+STATUS_KEY = "ratings:status"
+#: A recomputation is never queued more often than this (seconds), however fast changes come.
+INTERVAL = 2.0
+#: Longer than any recomputation; a lock or a queued mark older than this is forgotten.
+LOCK_SECONDS = 600
+#: Set while this thread recomputes: the new versions it gives tournaments change no rated
+#: game, so they queue no recomputation.
+_recomputing: ContextVar[bool] = ContextVar("ratings_recomputing", default=False)
+
+
+@dataclass(frozen=True)
+class RatedRow:
+    """A rated game as the rating needs it: the game result's id, the day of its round, the
+    persons with White and Black (game 2 of a pairing has the colours reversed), White's score
+    and the tournament (its pages show the ratings)."""
+
+    ref: int
+    day: date
+    white: int
+    black: int
+    score: float
+    tournament: int
+
+
+def rated_rows() -> list[RatedRow]:
+    """Every game the rules rate (docs/ratings.md), in one query: a result of a published
+    round's pairing, confirmed, a win, draw or loss over the board (not a forfeit, double
+    forfeit or bye), not marked unrated, between two different people."""
+    rows = (
+        GameResult.objects.filter(
+            board__round__status=Round.Status.PUBLISHED,
+            board__black__isnull=False,
+            result__in=list(SCORES),
+            confirmed=True,
+            rated=True,
+        )
+        .exclude(termination=Termination.FORFEIT.value)
+        .values_list(
+            "pk",
+            "number",
+            "result",
+            "board__white__person_id",
+            "board__black__person_id",
+            "board__round__date",
+            "board__round__published_at",
+            "board__round__tournament_id",
+        )
+        .order_by("pk")
+    )
+    out = []
+    for pk, number, result, white, black, day, published, tournament in rows:
+        if day is None:
+            if published is None:
+                continue
+            day = timezone.localtime(published, RATING_TIME_ZONE).date()
+        if white == black:
+            log.warning("game result %s: one person on both sides, not rated", pk)
+            continue
+        if number == 2:
+            white, black = black, white
+        out.append(RatedRow(pk, day, white, black, SCORES[result], tournament))
+    return out
+
+
+def fingerprint(rows: list[RatedRow]) -> str:
+    """A digest of what the ratings are computed from (the same games give the same one)."""
+    digest = hashlib.sha256(f"tau={DEFAULT_TAU}".encode())
+    for r in rows:
+        digest.update(f"{r.ref}:{month_index(r.day)}:{r.white}:{r.black}:{r.score};".encode())
+    return digest.hexdigest()
+
+
+def _status(**values: object) -> None:
+    try:
+        cache.set(STATUS_KEY, {**values, "at": time.time()}, 24 * 3600)
+    except Exception:  # progress is a nicety
+        log.warning("could not store the ratings' progress", exc_info=True)
+
+
+def ratings_status() -> dict[str, object]:
+    """The recomputation as the list page shows it: ``{"state": "idle" | "queued" |
+    "running" | "failed", "percent": n}``."""
+    try:
+        found = cache.get(STATUS_KEY)
+    except Exception:
+        return {"state": "idle"}
+    return found if isinstance(found, dict) else {"state": "idle"}
+
+
+def _games_of(history: History[int], rows: list[RatedRow]) -> list[RatedGame]:
+    out = []
+    for r in rows:
+        white, black = history.games[r.ref]
+        out.append(
+            RatedGame(
+                game_result_id=r.ref,
+                month=month_of(month_index(r.day)),
+                white_before=white.before.rating,
+                white_before_rd=white.before.rd,
+                white_after=white.after.rating,
+                white_after_rd=white.after.rd,
+                white_change=white.share,
+                black_before=black.before.rating,
+                black_before_rd=black.before.rd,
+                black_after=black.after.rating,
+                black_after_rd=black.after.rd,
+                black_change=black.share,
+            )
+        )
+    return out
+
+
+def _shown(game: RatedGame) -> tuple[float, ...]:
+    """What a tournament's pages show of a rated game (rounded as shown)."""
+    return tuple(
+        round(getattr(game, f"{side}_{what}"), 1)
+        for side in ("white", "black")
+        for what in ("before", "before_rd", "after", "after_rd", "change")
+    )
+
+
+def ratings_recompute(
+    *, progress: Callable[[int], None] | None = None, force: bool = False
+) -> RatingRun:
+    """Recompute the list from every rated game, unless the games are those of the list in
+    force (``force``: recompute anyway); ``progress(percent)`` as it goes. The tournaments
+    whose games' ratings changed get a new version of their pages."""
+    token = _recomputing.set(True)
+    try:
+        return _recompute(progress=progress, force=force)
+    finally:
+        _recomputing.reset(token)
+
+
+def _recompute(*, progress: Callable[[int], None] | None, force: bool) -> RatingRun:
+    started = time.perf_counter()
+    rows = rated_rows()
+    digest = fingerprint(rows)
+    last = RatingRun.objects.order_by("-computed_at", "-pk").first()
+    if last is not None and last.fingerprint == digest and not force:
+        return last
+
+    def step(done: int, total: int) -> None:
+        if progress is not None:
+            progress(int(90 * done / max(total, 1)))
+
+    history = rate_history(
+        (Game(month_index(r.day), r.white, r.black, r.score, r.ref) for r in rows),
+        progress=step,
+    )
+    entries = [
+        PersonRating(
+            person_id=person,
+            month=month_of(month),
+            rating=s.rating.rating,
+            rd=s.rating.rd,
+            volatility=s.rating.volatility,
+            games=s.games,
+        )
+        for month in history.months
+        for person, s in sorted(history.lists[month].items())
+    ]
+    games = _games_of(history, rows)
+    tournament_of = {r.ref: r.tournament for r in rows}
+    with transaction.atomic():
+        before = {g.game_result_id: _shown(g) for g in RatedGame.objects.all()}
+        after = {g.game_result_id: _shown(g) for g in games}
+        changed = {tournament_of[ref] for ref in after if before.get(ref) != after[ref]}
+        gone = set(before) - set(after)
+        changed |= set(
+            GameResult.objects.filter(pk__in=gone).values_list(
+                "board__round__tournament_id", flat=True
+            )
+        )
+        PersonRating.objects.all().delete()
+        RatedGame.objects.all().delete()
+        PersonRating.objects.bulk_create(entries, batch_size=2000)
+        RatedGame.objects.bulk_create(games, batch_size=2000)
+        RatingRun.objects.all().delete()
+        run = RatingRun.objects.create(
+            computed_at=timezone.now(),
+            fingerprint=digest,
+            games=len(rows),
+            players=len(history.final()),
+            first_month=month_of(history.months[0]) if history.months else None,
+            last_month=month_of(history.months[-1]) if history.months else None,
+            seconds=time.perf_counter() - started,
+        )
+        for tournament_id in sorted(changed):
+            tournament_changed(tournament_id)  # their crosstables show the ratings
+    if progress is not None:
+        progress(100)
+    return run
+
+
+def ratings_later() -> None:
+    """Queue a recomputation after the commit, unless one is queued already that has not
+    started (it will read this commit's games too)."""
+    transaction.on_commit(queue_now)
+
+
+def queue_now() -> None:
+    """Queue a recomputation now (after a commit), coalesced as ``ratings_later`` says."""
+    from ..tasks import ratings_recompute_task
+
+    if _recomputing.get():
+        return
+    try:
+        if not cache.add(QUEUED_KEY, time.time(), LOCK_SECONDS):
+            return
+        _status(state="queued", percent=0)
+        ratings_recompute_task.apply_async(countdown=INTERVAL)
+    except Exception:  # the next change queues it again; the list shown stays the last one
+        cache.delete(QUEUED_KEY)
+        log.warning("could not queue the ratings' recomputation", exc_info=True)
+
+
+def ratings_run_queued() -> None:
+    """In the worker: run the queued recomputation, one at a time. A task that finds another
+    one running leaves it a note (``AGAIN_KEY``, written before it looks) and ends; the one
+    running reads the games again when it finds the note after it is done, so no change is
+    left out. Changes committed from the start on queue the next task."""
+    while True:
+        cache.set(AGAIN_KEY, time.time(), LOCK_SECONDS)
+        if not cache.add(RUNNING_KEY, time.time(), LOCK_SECONDS):
+            return
+        try:
+            cache.delete_many([AGAIN_KEY, QUEUED_KEY])
+            _status(state="running", percent=0)
+            ratings_recompute(progress=lambda percent: _status(state="running", percent=percent))
+            _status(state="idle", percent=100)
+        except Exception:
+            _status(state="failed", percent=0)
+            raise
+        finally:
+            cache.delete(RUNNING_KEY)
+        if cache.get(AGAIN_KEY) is None:
+            return
+
+
+def people_changed_received(sender: object, **kwargs: object) -> None:
+    """A merge, split or undo (sent after its commit): the ratings follow the people."""
+    queue_now()
