@@ -14,6 +14,7 @@ ORGANISER_PERMISSIONS = [
     ("registrations", "masterclasssignup", ("view", "add", "change")),
     ("registrations", "outboundemail", ("view",)),
     ("games", "game", ("view", "add", "change")),
+    ("people", "person", ("view", "change")),
     ("games", "turn", ("view", "add", "change", "delete")),
 ]
 

@@ -8,6 +8,7 @@ from datetime import date
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
+from common.language import language_from_query
 from people.models import Person
 
 from . import person_selectors
@@ -48,6 +49,7 @@ def rating_list(
     )
 
 
+@language_from_query
 def person(request: HttpRequest, pk: int) -> HttpResponse:
     """A person's public page: every tournament and game, score and rating change. Names
     only; no e-mail or phone. A person merged into another leads to that one; a person who

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import organiser_views, views
+from . import organiser_views, people_views, views
 
 app_name = "registrations"
 
@@ -37,4 +37,9 @@ urlpatterns = [
     ),
     path("organiser/master-class/<id:pk>/roster/", organiser_views.roster, name="roster"),
     path("organiser/people/", organiser_views.person, name="person"),
+    path("organiser/players/", people_views.people, name="people"),
+    path("organiser/players/<id:pk>/", people_views.person, name="people_person"),
+    path("organiser/players/<id:pk>/merge/", people_views.merge, name="people_merge"),
+    path("organiser/players/<id:pk>/split/", people_views.split, name="people_split"),
+    path("organiser/players/changes/<id:pk>/undo/", people_views.undo, name="people_undo"),
 ]
