@@ -301,6 +301,8 @@ HISTORY_ACTIONS = {
     "correct": pgettext_lazy("result history", "corrected"),
     "clear": pgettext_lazy("result history", "cleared"),
     "confirm": pgettext_lazy("result history", "confirmed"),
+    "rated": pgettext_lazy("result history", "rated again"),
+    "unrated": pgettext_lazy("result history", "marked unrated"),
 }
 
 

@@ -331,32 +331,49 @@ def person_page(person: Person) -> PersonPage:
     )
 
 
-def tournament_rating_changes(t: Tournament) -> dict[int, tuple[float, float, float]]:
-    """Entrant id -> (rating before the tournament's first rated game, after its last, the
-    sum of its games' shares) for the crosstable's rating columns: one query."""
-    rows = (
+@dataclass
+class TournamentRatings:
+    """The club's rating in a tournament's crosstable: per entrant id, (rating before its
+    first rated game's month, its RD, rating after its last one's month, its RD, the sum of
+    its games' shares); per (round, entrant id), the share of that round's game(s)."""
+
+    rows: dict[int, tuple[float, float, float, float, float]] = field(default_factory=dict)
+    cells: dict[tuple[int, int], float] = field(default_factory=dict)
+
+
+def tournament_ratings(t: Tournament) -> TournamentRatings:
+    """One query, whatever the tournament's size."""
+    found = (
         RatedGame.objects.filter(game_result__board__round__tournament=t)
         .order_by("month", "game_result__board__round__number", "game_result__number")
         .values_list(
+            "game_result__board__round__number",
             "game_result__number",
             "game_result__board__white_id",
             "game_result__board__black_id",
             "white_before",
+            "white_before_rd",
             "white_after",
+            "white_after_rd",
             "white_change",
             "black_before",
+            "black_before_rd",
             "black_after",
+            "black_after_rd",
             "black_change",
         )
     )
-    out: dict[int, tuple[float, float, float]] = {}
-    for number, white, black, wb, wa, wc, bb, ba, bc in rows:
-        if number == 2:
-            white, black = black, white
-        for entrant, before, after, change in ((white, wb, wa, wc), (black, bb, ba, bc)):
-            if entrant in out:
-                first, _last, total = out[entrant]
-                out[entrant] = (first, after, total + change)
+    out = TournamentRatings()
+    for row in found:
+        number, game, white, black = row[:4]
+        sides = ((white, row[4:9]), (black, row[9:14]))
+        if game == 2:  # the board's black has White in game 2
+            sides = ((white, row[9:14]), (black, row[4:9]))
+        for entrant, (before, before_rd, after, after_rd, change) in sides:
+            known = out.rows.get(entrant)
+            if known is None:
+                out.rows[entrant] = (before, before_rd, after, after_rd, change)
             else:
-                out[entrant] = (before, after, change)
+                out.rows[entrant] = (known[0], known[1], after, after_rd, known[4] + change)
+            out.cells[(number, entrant)] = out.cells.get((number, entrant), 0.0) + change
     return out

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import organiser_setup, organiser_views, public_views
+from . import organiser_setup, organiser_views, public_views, rating_organiser_views
 
 app_name = "championship"
 
@@ -32,6 +32,12 @@ urlpatterns = [
         name="entrant_withdraw",
     ),
     path("manage/entrants/<id:pk>/delete/", organiser_setup.entrant_delete, name="entrant_delete"),
+    path("manage/entrants/seed/", rating_organiser_views.seed_by_rating, name="seed_by_rating"),
+    path(
+        "manage/round/<id:number>/rated/",
+        rating_organiser_views.round_rated,
+        name="round_rated",
+    ),
     path("manage/byes/", organiser_setup.byes, name="byes"),
     path("manage/forbidden-pairs/", organiser_setup.forbidden_pairs, name="forbidden"),
 ]

@@ -45,7 +45,8 @@ class Person(models.Model):
         return self.name
 
 
-R = TypeVar("R", bound="PersonRow")
+R = TypeVar("R", bound="PersonRow", covariant=True)
+Row = TypeVar("Row", covariant=True)
 
 
 def persons_assign(rows: Sequence[PersonRow]) -> None:
@@ -66,7 +67,7 @@ def persons_assign(rows: Sequence[PersonRow]) -> None:
             row.person = person
 
 
-class PersonRowQuerySet(models.QuerySet[R]):
+class PersonRowQuerySet(models.QuerySet[R, Row]):
     def bulk_create(self, objs: Iterable[R], *args: Any, **kwargs: Any) -> list[R]:
         """Rows made in bulk get their persons too (``persons_assign``)."""
         rows = list(objs)
@@ -93,10 +94,6 @@ class PersonRow(models.Model):
     class Meta:
         abstract = True
 
-    def person_default(self) -> int | None:
-        """The person a new row belongs to when none is given (None: a new person)."""
-        return None
-
     def save(self, *args: Any, **kwargs: Any) -> None:
         if self.person_id is None:
             persons_assign([self])
@@ -104,6 +101,10 @@ class PersonRow(models.Model):
             if fields is not None:
                 kwargs["update_fields"] = {*fields, "person"}
         super().save(*args, **kwargs)
+
+    def person_default(self) -> int | None:
+        """The person a new row belongs to when none is given (None: a new person)."""
+        return None
 
 
 class PersonChange(models.Model):

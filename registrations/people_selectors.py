@@ -6,6 +6,7 @@ bounded number of queries each."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Q
@@ -43,7 +44,7 @@ class Duplicate:
     people: list[PersonSummary]
 
 
-def _summaries(persons: list[Person]) -> dict[int, PersonSummary]:
+def _summaries(persons: Sequence[Person]) -> dict[int, PersonSummary]:
     """Each person's counts and contacts: two queries."""
     out = {p.pk: PersonSummary(p) for p in persons}
     ids = list(out)
@@ -108,9 +109,7 @@ def people_duplicates() -> list[Duplicate]:
             if group in shown or pairs <= known_apart:
                 continue
             shown.add(group)
-            out.append(
-                Duplicate(str(REASONS[reason]), label, [summaries[pk] for pk in members])
-            )
+            out.append(Duplicate(str(REASONS[reason]), label, [summaries[pk] for pk in members]))
     return out
 
 
@@ -159,6 +158,5 @@ def person_detail(person: Person) -> PersonDetail:
     for group in people_duplicates():
         if any(s.person.pk == person.pk for s in group.people):
             likely += [s for s in group.people if s.person.pk != person.pk]
-    seen: set[int] = set()
-    unique = [s for s in likely if not (s.person.pk in seen or seen.add(s.person.pk))]
+    unique = list({s.person.pk: s for s in likely}.values())
     return PersonDetail(person, entrants, registrations, changes, unique)

@@ -24,7 +24,6 @@ from typing import Generic, TypeVar
 
 from .glicko2 import DEFAULT_TAU, NEW_PLAYER, Outcome, Rating, rate
 
-
 #: A player's key: a person's id in the database, a normalised name in a TRF series.
 K = TypeVar("K", int, str)
 

@@ -58,6 +58,7 @@ from .rounds import (
     round_publish,
     stale_draft,
 )
+from .seeding import entrants_seed_by_rating
 from .tournaments import (
     finish_problems,
     settings_errors,
@@ -67,6 +68,7 @@ from .tournaments import (
 )
 
 __all__ = [
+    "entrants_seed_by_rating",
     "game_result_rated_set",
     "ratings_later",
     "ratings_recompute",

@@ -38,8 +38,6 @@ def registration_person_match(*, registration: Registration) -> PersonChange | N
         target = same[0]
     else:
         target = next(iter(persons.values()))
-    change = person_merge(
-        kept=target, merged=registration.person, kind=PersonChange.Kind.MATCH
-    )
+    change = person_merge(kept=target, merged=registration.person, kind=PersonChange.Kind.MATCH)
     registration.refresh_from_db(fields=["person"])
     return change

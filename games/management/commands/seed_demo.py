@@ -24,11 +24,11 @@ from django.utils import timezone
 
 from championship.apps import ORGANISERS_GROUP, ensure_organisers_group
 from championship.models import Tournament
-from games import analysis
 from championship.services import ratings_recompute
+from games import analysis
 from games.demo import FIRST, LAST, create_past_event, create_running_swiss
-from people.models import Person
 from games.models import Game
+from people.models import Person
 from registrations.models import Experience, MasterClassSession, MasterClassSignup, Registration
 
 ORGANISER_USERNAME = "organiser"
