@@ -16,10 +16,10 @@ from .rating import MAX_RD, PROVISIONAL_RD
 from .services import ratings_status
 
 
-def _month(year: int, month: int) -> date:
-    if not 1 <= month <= 12 or not 1900 <= year <= 9999:
+def _month(year: str, month: str) -> date:
+    if not 1 <= int(month) <= 12 or not 1900 <= int(year) <= 9999:
         raise Http404
-    return date(year, month, 1)
+    return date(int(year), int(month), 1)
 
 
 def rating_list(
@@ -30,8 +30,15 @@ def rating_list(
     chosen = request.GET.get("month", "")
     if year is None and chosen:
         y, _, m = chosen.partition("-")
-        if y.isdigit() and m.isdigit() and len(y) == 4 and 1 <= int(m) <= 12:
-            return redirect("ratings_month", year=int(y), month=int(m))
+        if (
+            y.isascii()
+            and y.isdigit()
+            and len(y) == 4
+            and m.isascii()
+            and m.isdigit()
+            and len(m) == 2
+        ):
+            return redirect("ratings_month", year=y, month=m)
     wanted = _month(year, month) if year is not None and month is not None else None
     found = person_selectors.rating_list(wanted)
     if wanted is not None and found.month not in found.months:
