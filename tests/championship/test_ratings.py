@@ -87,6 +87,10 @@ def test_stored_list_agrees_with_the_independent_implementation_and_the_months_b
     )
     for name, (r, rd, sigma, count) in expected.items():
         got = final(person_named(name))
+        assert (
+            sum(PersonRating.objects.filter(person=got.person).values_list("games", flat=True))
+            == count
+        )
         assert math.isclose(got.rating, r, abs_tol=1e-6)
         assert math.isclose(got.rd, rd, abs_tol=1e-6)
         assert math.isclose(got.volatility, sigma, abs_tol=1e-8)
