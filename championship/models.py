@@ -326,20 +326,6 @@ class Entrant(PersonRow):
         """An entrant made from a registration is its person."""
         return self.registration.person_id if self.registration is not None else None
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        super().save(*args, **kwargs)
-        if self.registration_id is not None:
-            # Check-in is one fact, this one: the registration's time of check-in follows it,
-            # whichever way the entrant was saved (the services, the admin, an import).
-            from django.utils import timezone
-
-            from registrations.models import Registration
-
-            stamp = timezone.now() if self.checked_in else None
-            Registration.objects.filter(
-                pk=self.registration_id, checked_in_at__isnull=self.checked_in
-            ).update(checked_in_at=stamp)
-
 
 class RequestedBye(models.Model):
     class Kind(models.TextChoices):

@@ -37,6 +37,11 @@ urlpatterns = [
     ),
     path("organiser/master-class/<id:pk>/roster/", organiser_views.roster, name="roster"),
     path("organiser/people/", organiser_views.person, name="person"),
+    path(
+        "tournaments/<slug:slug>/entrants/import/",
+        organiser_views.entrants_import,
+        name="entrants_import",
+    ),
     path("organiser/players/", people_views.people, name="people"),
     path("organiser/players/<id:pk>/", people_views.person, name="people_person"),
     path("organiser/players/<id:pk>/merge/", people_views.merge, name="people_merge"),

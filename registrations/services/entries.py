@@ -158,10 +158,10 @@ def registration_reenter(
 
 def registration_check_in_toggle(*, registration: Registration) -> CheckIn:
     """Check a registered player in, or undo it. Check-in is one fact, the tournament's
-    (``Entrant.checked_in``, championship.services.registration_check_in): checking in here
+    (``Entrant.checked_in``, ``field.registration_check_in``): checking in here
     makes or updates the player's entrant, and the list shows the same fact.
     ``ChampionshipError`` says why it cannot be done (nothing changed)."""
-    from championship.services import registration_check_in
+    from .field import registration_check_in
 
     entrant = Entrant.objects.filter(registration=registration).first()
     now_in = entrant.checked_in if entrant is not None else False

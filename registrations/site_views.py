@@ -1,4 +1,6 @@
-"""The home page and a tournament's registration page."""
+"""The home page and a tournament's registration page: the public front of registration
+(its counts are the registrations'), in this app since the championship below knows nothing of
+registrations. Routed without a namespace (``urls_site``): ``home``, ``tournament_detail``."""
 
 from __future__ import annotations
 
@@ -7,9 +9,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
-from registrations.models import MasterClassSession, Registration
+from championship.models import Round, Tournament
 
-from .models import Round, Tournament
+from .models import MasterClassSession, Registration
 
 
 def _with_counts(queryset: QuerySet[Tournament]) -> QuerySet[Tournament]:
