@@ -4,10 +4,12 @@ unrated, or rated again). Thin: the services do the writes."""
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from common.converters import posted_id
@@ -50,6 +52,33 @@ def seed_by_rating(request: HttpRequest, slug: str) -> HttpResponse:
 def round_rated(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     t = get_object_or_404(Tournament, slug=slug)
     rnd = get_object_or_404(Round, tournament=t, number=number, status=Round.Status.PUBLISHED)
+    if request.method == "POST" and "date" in request.POST:
+        form = RoundDateForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, _("Give the date as a calendar date, e.g. 2026-05-03."))
+        else:
+            try:
+                services.round_date_set(round=rnd, day=form.cleaned_data["date"])
+            except services.ChampionshipError as exc:
+                messages.error(request, str(exc))
+            else:
+                messages.success(request, _("The round's date is saved."))
+        return redirect("championship:round_rated", slug=slug, number=number)
+    if request.method == "POST" and request.POST.get("game") == "all":
+        rated = request.POST.get("rated") == "yes"
+        try:
+            for game in GameResult.objects.filter(board__round=rnd).exclude(rated=rated):
+                services.game_result_rated_set(game_result=game, rated=rated, user=request.user)
+        except services.ChampionshipError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(
+                request,
+                _("Every game of the round counts for the club rating.")
+                if rated
+                else _("No game of the round counts for the club rating."),
+            )
+        return redirect("championship:round_rated", slug=slug, number=number)
     if request.method == "POST":
         game_id = posted_id(request.POST.get("game"))
         game = GameResult.objects.filter(pk=game_id, board__round=rnd).first()
@@ -83,5 +112,17 @@ def round_rated(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(
         request,
         "championship/manage_round_rated.html",
-        {"tournament": t, "round": rnd, "games": games},
+        {
+            "tournament": t,
+            "round": rnd,
+            "games": games,
+        },
+    )
+
+
+class RoundDateForm(forms.Form):
+    date = forms.DateField(
+        label=gettext_lazy("The day the round was played"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
     )

@@ -43,6 +43,7 @@ from .results import (
     game_result_sheet_set,
     game_results_confirm,
 )
+from .round_dates import round_date_set
 from .rounds import (
     board_swap_colours,
     boards_swap_players,
@@ -66,6 +67,7 @@ from .tournaments import (
 
 __all__ = [
     "entrants_seed_by_rating",
+    "round_date_set",
     "game_result_rated_set",
     "ratings_later",
     "ratings_recompute",
