@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 #: The Glicko-2 scale factor (step 2 of the paper).
 SCALE = 173.7178
@@ -34,9 +34,9 @@ MAX_RD = 350.0
 PROVISIONAL_RD = 110.0
 
 
-@dataclass(frozen=True)
-class Rating:
-    """A player's rating, deviation and volatility on the Glicko scale."""
+class Rating(NamedTuple):
+    """A player's rating, deviation and volatility on the Glicko scale (a named tuple: made
+    some 20,000 times in a recomputation of the club's list, and cheap to make)."""
 
     rating: float = DEFAULT_RATING
     rd: float = DEFAULT_RD
@@ -59,8 +59,7 @@ class Rating:
 NEW_PLAYER = Rating()
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """One game of the period: the opponent as rated before the period, and the score (1 a
     win, 0.5 a draw, 0 a loss)."""
 
@@ -68,8 +67,7 @@ class Outcome:
     score: float
 
 
-@dataclass(frozen=True)
-class Update:
+class Update(NamedTuple):
     """The rating after the period, and each game's share of the change in rating points (in
     the order of the outcomes; they add up to ``after.rating - before.rating``)."""
 

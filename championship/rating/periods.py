@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 from .glicko2 import DEFAULT_TAU, NEW_PLAYER, Outcome, Rating, rate
 
@@ -51,8 +51,7 @@ class Game(Generic[K]):
     ref: int = 0
 
 
-@dataclass(frozen=True)
-class GameRating:
+class GameRating(NamedTuple):
     """One side's ratings in a game: before its month, after it, and this game's share of
     the month's change (the shares of a month add up to ``after - before``)."""
 
@@ -61,8 +60,7 @@ class GameRating:
     share: float
 
 
-@dataclass(frozen=True)
-class Standing:
+class Standing(NamedTuple):
     """A player on the list at the end of a month: their rating, and how many rated games
     they played in that month."""
 
