@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from fractions import Fraction
 
 from django.db.models import Q, Sum
@@ -55,6 +55,13 @@ class RatingList:
     provisional: list[ListRow]
     months: list[date]
     run: RatingRun | None
+
+    @property
+    def month_end(self) -> date | None:
+        """The last day of the list's month (the day the list is "as of")."""
+        if self.month is None:
+            return None
+        return month_of(month_index(self.month) + 1) - timedelta(days=1)
 
 
 def rating_run() -> RatingRun | None:
