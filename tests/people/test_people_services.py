@@ -188,3 +188,16 @@ def test_the_ratings_follow_a_merge() -> None:
         PersonRating.objects.filter(month=date(2026, 2, 1)).values_list("person__name", flat=True)
     ) == {"A", "C"}
     assert PersonRating.objects.get(person=a, month=date(2026, 2, 1)).games == 1
+
+
+def test_anonymising_a_registration_anonymises_a_person_who_never_played() -> None:
+    from registrations.services.privacy import person_anonymise
+
+    t = event("t", JAN, [])
+    only_registered = registration(t, "Olga Kim", "olga@example.org")
+    played = registration(t, "Ivan Petrov", "ivan@example.org")
+    Entrant.objects.create(tournament=t, name="Ivan Petrov", registration=played)
+    person_anonymise(email="olga@example.org")
+    person_anonymise(email="ivan@example.org")
+    assert Person.objects.get(pk=only_registered.person_id).name == "O. K."
+    assert Person.objects.get(pk=played.person_id).name == "Ivan Petrov"  # results stay public
