@@ -24,7 +24,6 @@ from .entrants import (
 )
 from .errors import ChampionshipError
 from .ratings import (
-    ratings_later,
     ratings_recompute,
     ratings_run_queued,
     ratings_status,
@@ -69,7 +68,6 @@ __all__ = [
     "entrants_seed_by_rating",
     "round_date_set",
     "game_result_rated_set",
-    "ratings_later",
     "ratings_recompute",
     "ratings_run_queued",
     "ratings_status",

@@ -5,7 +5,7 @@ games as plain data, rate them, save the result.
 
 Recomputation is queued after every commit that changes what a tournament's pages show
 (``changes``) and after every change of people (``people.signals.people_changed``), coalesced:
-one queued at a time (``ratings_later``); it first reads the rated games and stops when they
+one queued at a time (``queue_now``); it first reads the rated games and stops when they
 are those of the list in force (``fingerprint``), so that most changes (a check-in, a bye, a
 result entered twice) cost one query. A correction in an old event re-rates everything after
 it."""
@@ -290,14 +290,9 @@ def _recompute(*, progress: Callable[[int], None] | None, force: bool) -> Rating
     return run
 
 
-def ratings_later() -> None:
-    """Queue a recomputation after the commit, unless one is queued already that has not
-    started (it will read this commit's games too)."""
-    transaction.on_commit(queue_now)
-
-
 def queue_now() -> None:
-    """Queue a recomputation now (after a commit), coalesced as ``ratings_later`` says."""
+    """Queue a recomputation now (after a commit), unless one is queued already that has not
+    started (it will read this commit's games too)."""
     from ..tasks import ratings_recompute_task
 
     if _recomputing.get():
