@@ -13,6 +13,7 @@ from datetime import date, timedelta
 from fractions import Fraction
 
 from django.db.models import Q, Sum
+from django.utils import timezone
 
 from people.models import Person
 
@@ -239,7 +240,8 @@ def _boards(person: Person) -> tuple[list[Board], dict[int, list[GameResult]]]:
 
 def _games_of_board(person: Person, b: Board, played: list[GameResult]) -> list[PersonGame]:
     t = b.round.tournament
-    day = b.round.date or (b.round.published_at.date() if b.round.published_at else None)
+    published = b.round.published_at
+    day = b.round.date or (timezone.localdate(published) if published else None)
     mine_white = b.white.person_id == person.pk
     if b.black is None:
         bye = b.bye or "U"
