@@ -22,8 +22,8 @@ from .services.ratings import SCORES
 organiser = organiser_required("championship.change_tournament")
 
 
-@organiser
 @require_POST
+@organiser
 def seed_by_rating(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_object_or_404(Tournament, slug=slug)
     then = request.POST.get("then", services.seeding.THEN_NAME)

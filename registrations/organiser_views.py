@@ -292,8 +292,8 @@ def person(request: HttpRequest) -> HttpResponse:
     )
 
 
-@organiser_required("championship.change_tournament")
 @require_POST
+@organiser_required("championship.change_tournament")
 def entrants_import(request: HttpRequest, slug: str) -> HttpResponse:
     """ "Add confirmed registrations" on the tournament's entrants page: entered registrations
     with a confirmed e-mail become entrants (the registrations app feeds the championship's

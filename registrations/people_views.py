@@ -51,8 +51,8 @@ def person(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@organiser_required(PERM)
 @require_POST
+@organiser_required(PERM)
 def merge(request: HttpRequest, pk: int) -> HttpResponse:
     kept = get_object_or_404(Person, pk=pk, merged_into__isnull=True)
     other_id = posted_id(request.POST.get("other"))
@@ -74,8 +74,8 @@ def merge(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("registrations:people_person", pk=kept.pk)
 
 
-@organiser_required(PERM)
 @require_POST
+@organiser_required(PERM)
 def split(request: HttpRequest, pk: int) -> HttpResponse:
     found = get_object_or_404(Person, pk=pk, merged_into__isnull=True)
     rows: dict[str, list[int]] = {}
@@ -99,8 +99,8 @@ def split(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("registrations:people_person", pk=change.other_id)
 
 
-@organiser_required(PERM)
 @require_POST
+@organiser_required(PERM)
 def undo(request: HttpRequest, pk: int) -> HttpResponse:
     change = get_object_or_404(PersonChange, pk=pk)
     try:
