@@ -295,7 +295,7 @@ def person(request: HttpRequest) -> HttpResponse:
 @require_POST
 @organiser_required("championship.change_tournament")
 def entrants_import(request: HttpRequest, slug: str) -> HttpResponse:
-    """ "Add confirmed registrations" on the tournament's entrants page: entered registrations
+    """The entrants page's "Add confirmed registrations": entered registrations
     with a confirmed e-mail become entrants (the registrations app feeds the championship's
     field; the championship knows nothing of registrations)."""
     t = get_object_or_404(Tournament, slug=slug)
