@@ -61,6 +61,7 @@ integration: install
 
 bench: install
 	$(BIN)/python benchmarks/engine_bench.py
+	$(BIN)/python benchmarks/ratings_bench.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .hypothesis

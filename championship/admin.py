@@ -46,6 +46,8 @@ class EntrantAdmin(admin.ModelAdmin):
     ]
     list_filter = ["tournament", "checked_in"]
     search_fields = ["name", "club"]
+    # Who an entrant is changes through the organisers' merges and splits (logged, undoable).
+    readonly_fields = ["person"]
 
 
 class BoardInline(admin.TabularInline):

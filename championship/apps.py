@@ -14,6 +14,7 @@ ORGANISER_PERMISSIONS = [
     ("registrations", "masterclasssignup", ("view", "add", "change")),
     ("registrations", "outboundemail", ("view",)),
     ("games", "game", ("view", "add", "change")),
+    ("people", "person", ("view", "change")),
     ("games", "turn", ("view", "add", "change", "delete")),
 ]
 
@@ -55,6 +56,12 @@ class ChampionshipConfig(AppConfig):
         from .services import changes
 
         changes.connect()  # every write the public pages show makes them new
+
+        from people.signals import people_changed
+
+        from .services.ratings import people_changed_received
+
+        people_changed.connect(people_changed_received, dispatch_uid="ratings_follow_people")
 
         post_migrate.connect(ensure_organisers_group, dispatch_uid="ensure_organisers_group")
         connection_created.connect(sqlite_unicode_upper, dispatch_uid="sqlite_unicode_upper")

@@ -11,11 +11,12 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from . import manager, selectors, tables
+from . import manager, person_selectors, selectors, tables
 from .labels import BYE_NAMES, PROVISIONAL, points_writer, tiebreak_name
 from .models import RESULTS, TERMINATION_NAMES, Tournament
 from .pairing import TIEBREAKS
 from .selectors import Marks
+from .templatetags.rating_tags import rating, rating_change
 
 TB = {t.key: t for t in TIEBREAKS}
 
@@ -120,8 +121,18 @@ def crosstable_table(t: Tournament) -> SafeString:
 
     out = []
     links = tables.sheet_links(t)
+    ratings = person_selectors.tournament_ratings(t)
+    share_title = escape(_("club rating: this game's share of the month's change"))
+
+    def share(entrant: int | None, i: int) -> str:
+        value = ratings.cells.get((i, entrant)) if entrant is not None else None
+        if value is None:
+            return ""
+        return f' <span class="rating-share" title="{share_title}">{rating_change(value)}</span>'
+
     for x in tables.crosstable(t):
         number = x.row.number
+        entrant = marks.entrants.get(number)
         cells = "".join(
             "<td>"
             + (
@@ -130,15 +141,30 @@ def crosstable_table(t: Tournament) -> SafeString:
                 else ""
             )
             + result(c, links.get((i, number)), (i, number) in marks.provisional)
+            + share(entrant, i)
             + "</td>"
             for i, c in enumerate(x.cells, start=1)
         )
         out.append(
             f'<tr><td class="c-rank">{x.row.rank}</td>'
             f'<td class="name c-name">{_name(t, number, x.row.name, marks, player_url)}</td>'
-            f'<td class="c-pts"><strong>{num(x.row.points)}</strong></td>{cells}</tr>'
+            f'<td class="c-pts"><strong>{num(x.row.points)}</strong></td>'
+            f'<td class="c-rating">{_rating_cell(ratings.rows.get(entrant) if entrant else None)}</td>'
+            f"{cells}</tr>"
         )
     return mark_safe("".join(out))  # noqa: S308 - every value above is escaped or a number
+
+
+def _rating_cell(found: tuple[float, float, float, float, float] | None) -> str:
+    """The club rating before the tournament → after it, and the change (the sum of its
+    games' shares): ``1500? → 1584? (+84)``."""
+    if found is None:
+        return ""
+    before, before_rd, after, after_rd, change = found
+    return (
+        f'<span class="text-nowrap">{rating(before, before_rd)} → {rating(after, after_rd)}'
+        f' <span class="text-muted">({rating_change(change)})</span></span>'
+    )
 
 
 def score(result: str) -> str:

@@ -11,9 +11,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from people.models import Person
+from people.names import name_key
+
 from .models import Board, Entrant, GameResult, Round, Tournament
 from .pairing import PairingError
 from .pairing.trf import read_trf_with_header
+from .rating.trf_games import round_dates
 from .services import tournament_changed
 
 RESULT_BY_CODES = {
@@ -49,10 +53,28 @@ def _date(text: str, *, short: bool = False) -> date | None:
     return None
 
 
+def known_people() -> dict[str, int]:
+    """Name (``people.names.name_key``) -> the person of that name, for the names exactly one
+    person has: whom an imported player is taken to be."""
+    found: dict[str, set[int]] = {}
+    for pk, person_name in Person.objects.filter(merged_into__isnull=True).values_list(
+        "pk", "name"
+    ):
+        found.setdefault(name_key(person_name), set()).add(pk)
+    return {key: next(iter(ids)) for key, ids in found.items() if len(ids) == 1}
+
+
 def import_trf(text: str, *, slug: str, name: str = "") -> Tournament:
     """Create a Swiss from a TRF: entrants by starting number, every round published with its
     results (terminations are not in a TRF: decisive games are recorded as ``home``, draws as
-    ``agreement``, ``+``/``-`` as ``forfeit``, ``-``/``-`` as a double forfeit ``0-0``)."""
+    ``agreement``, ``+``/``-`` as ``forfeit``, ``-``/``-`` as a double forfeit ``0-0``).
+
+    For the club's rating (docs/ratings.md) the event counts like our own: each player is the
+    person of the same name when exactly one person has it (else a new person; organisers
+    merge the likely duplicates), and each round is dated by line 132 (``YY/MM/DD`` or
+    ``YYYY/MM/DD``). The games of a round without a date there are imported unrated, as
+    ``ratings_from_trf`` leaves them out; an organiser who knows the day dates the round and
+    counts them again."""
     try:
         data, header = read_trf_with_header(text)
     except PairingError as exc:
@@ -83,26 +105,29 @@ def import_trf(text: str, *, slug: str, name: str = "") -> Tournament:
             points_loss=_decimal(data.points.loss),
             points_bye=_decimal(data.points.bye),
         )
+        people = known_people()
         entrants = Entrant.objects.bulk_create(
             Entrant(
                 tournament=t,
                 name=p.name,
+                person_id=people.get(name_key(p.name)),
                 rating=p.rating or None,
                 starting_number=p.number,
                 checked_in=True,
             )
             for p in data.players
         )
+        line_132 = next((line for line in text.splitlines() if line.startswith("132")), "")
+        dated = round_dates(line_132)
         by_number = {e.starting_number: e for e in entrants}
         players = {p.number: p for p in data.players}
         for r in range(1, data.rounds_played + 1):
-            dates = header.round_dates
             rnd = Round.objects.create(
                 tournament=t,
                 number=r,
                 status=Round.Status.PUBLISHED,
                 published_at=timezone.now(),
-                date=_date(dates[r - 1], short=True) if r <= len(dates) else None,
+                date=dated.get(r),
             )
             boards: list[Board] = []
             results: dict[int, tuple[str, str]] = {}
@@ -135,6 +160,7 @@ def import_trf(text: str, *, slug: str, name: str = "") -> Tournament:
                     result=results[id(b)][0],
                     termination=results[id(b)][1],
                     source=GameResult.Source.ORGANISER if results[id(b)][0] else "",
+                    rated=rnd.date is not None,
                 )
                 for b in boards
                 if b.black_id is not None

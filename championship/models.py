@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from common.i18n import localized
 from common.text import SingleLineCharField
 from games.engine.vocabulary import Result, Termination
+from people.models import PersonRow
 
 from .pairing import DEFAULT_RULESET, RULESET_KEYS, TIEBREAKS
 
@@ -322,7 +323,10 @@ class Tournament(models.Model):
         return [k for i, k in enumerate(keys) if k in TIEBREAK_NAMES and k not in keys[:i]]
 
 
-class Entrant(models.Model):
+class Entrant(PersonRow):
+    """A player in a tournament's field; the person (``people``) is who they are across
+    tournaments: their registration's, or a new one."""
+
     class CheckedInBy(models.TextChoices):
         ORGANISER = "organiser", _("by an organiser")
         PLAYER = "player", _("by the player")
@@ -367,19 +371,9 @@ class Entrant(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        super().save(*args, **kwargs)
-        if self.registration_id is not None:
-            # Check-in is one fact, this one: the registration's time of check-in follows it,
-            # whichever way the entrant was saved (the services, the admin, an import).
-            from django.utils import timezone
-
-            from registrations.models import Registration
-
-            stamp = timezone.now() if self.checked_in else None
-            Registration.objects.filter(
-                pk=self.registration_id, checked_in_at__isnull=self.checked_in
-            ).update(checked_in_at=stamp)
+    def person_default(self) -> int | None:
+        """An entrant made from a registration is its person."""
+        return self.registration.person_id if self.registration is not None else None
 
 
 class RequestedBye(models.Model):
@@ -561,6 +555,9 @@ class GameResult(models.Model):
     analysis_blunders_white = models.PositiveSmallIntegerField(null=True, blank=True)
     analysis_mistakes_black = models.PositiveSmallIntegerField(null=True, blank=True)
     analysis_blunders_black = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: Counts for the club's rating when it is a game played over the board (docs/ratings.md);
+    #: an organiser can mark a result unrated (``services.game_result_rated_set``).
+    rated = models.BooleanField(_("rated"), default=True)
 
     class Meta:
         ordering = ["board", "number"]
@@ -604,3 +601,75 @@ class ResultChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_result}: {self.old} → {self.new}"
+
+
+class RatingRun(models.Model):
+    """A computation of the club's rating list from every rated game (``services.ratings``):
+    the stored result the pages read. The newest row is the list in force; ``fingerprint``
+    is a digest of the games it was computed from (a recomputation over the same games
+    changes nothing and is skipped)."""
+
+    computed_at = models.DateTimeField(_("computed at"))
+    fingerprint = models.CharField(max_length=64)
+    games = models.PositiveIntegerField(_("rated games"), default=0)
+    players = models.PositiveIntegerField(_("players"), default=0)
+    first_month = models.DateField(null=True, blank=True)
+    last_month = models.DateField(null=True, blank=True)
+    seconds = models.FloatField(default=0)
+
+    class Meta:
+        ordering = ["-computed_at", "-pk"]
+        get_latest_by = "computed_at"
+
+    def __str__(self) -> str:
+        return f"{self.computed_at:%Y-%m-%d %H:%M} · {self.games} games"
+
+
+class PersonRating(models.Model):
+    """A person's rating at the end of a month (first day of the month in ``month``), and the
+    rated games they played in it: one row per person on the list and month, from their first
+    rated month to the last month of the data."""
+
+    person = models.ForeignKey("people.Person", on_delete=models.CASCADE, related_name="ratings")
+    month = models.DateField(_("month"))
+    rating = models.FloatField(_("rating"))
+    rd = models.FloatField(_("rating deviation"))
+    volatility = models.FloatField(_("volatility"))
+    games = models.PositiveSmallIntegerField(_("rated games"), default=0)
+
+    class Meta:
+        ordering = ["month", "-rating"]
+        constraints = [
+            models.UniqueConstraint(fields=["person", "month"], name="person_rating_unique_month")
+        ]
+        indexes = [models.Index(fields=["month", "rating"])]
+
+    def __str__(self) -> str:
+        return f"{self.person_id} · {self.month:%Y-%m} · {self.rating:.0f}"
+
+    @property
+    def provisional(self) -> bool:
+        from .rating import PROVISIONAL_RD
+
+        return self.rd >= PROVISIONAL_RD
+
+
+class RatedGame(models.Model):
+    """A rated game's ratings: each side's rating before the game's month and after it
+    (RD too, for the provisional mark), and this game's share of the month's change."""
+
+    game_result = models.OneToOneField(GameResult, on_delete=models.CASCADE, related_name="rating")
+    month = models.DateField()
+    white_before = models.FloatField()
+    white_before_rd = models.FloatField()
+    white_after = models.FloatField()
+    white_after_rd = models.FloatField()
+    white_change = models.FloatField()
+    black_before = models.FloatField()
+    black_before_rd = models.FloatField()
+    black_after = models.FloatField()
+    black_after_rd = models.FloatField()
+    black_change = models.FloatField()
+
+    def __str__(self) -> str:
+        return f"{self.game_result_id}: {self.white_change:+.1f} / {self.black_change:+.1f}"

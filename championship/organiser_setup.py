@@ -14,7 +14,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from common.converters import posted_id
 from common.permissions import organiser_required
@@ -211,24 +210,7 @@ def entrant_action(request: HttpRequest, t: Tournament, next_url: str) -> HttpRe
         )
         return redirect(next_url)
     try:
-        if action == "import":
-            report = services.entrants_import_registrations(tournament=t)
-            messages.success(
-                request,
-                ngettext(
-                    "%(n)d confirmed registration added as an entrant.",
-                    "%(n)d confirmed registrations added as entrants.",
-                    len(report.added),
-                )
-                % {"n": len(report.added)},
-            )
-            if report.left_out:
-                messages.warning(
-                    request,
-                    _("Not added: %(people)s.")
-                    % {"people": "; ".join(f"{name} ({why})" for name, why in report.left_out)},
-                )
-        elif action == "add":
+        if action == "add":
             add_form = forms.EntrantAddForm(request.POST)
             if not add_form.is_valid():
                 messages.error(

@@ -334,6 +334,8 @@ HISTORY_ACTIONS = {
     "clear": pgettext_lazy("result history", "cleared"),
     "confirm": pgettext_lazy("result history", "confirmed"),
     "players": pgettext_lazy("result history", "confirmed by both players"),
+    "rated": pgettext_lazy("result history", "rated again"),
+    "unrated": pgettext_lazy("result history", "marked unrated"),
 }
 #: An action the history does not know by name (never its raw key on the page).
 HISTORY_OTHER = pgettext_lazy("result history", "changed")

@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "crispy_bootstrap5",
     "django_tables2",
     "phonenumber_field",
+    "people",
     "championship",
     "registrations",
     "games",

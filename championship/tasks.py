@@ -56,3 +56,9 @@ def warm_public_pages_task(tournament_id: int) -> None:
 
     # Inline (no worker: the development default) the pages are rendered by the requests.
     tables.warm(tournament_id, then=None if settings.CELERY_TASK_ALWAYS_EAGER else prerender)
+
+
+@shared_task
+def ratings_recompute_task() -> None:
+    """Recompute the club's rating list (services.ratings), one at a time, with progress."""
+    services.ratings_run_queued()

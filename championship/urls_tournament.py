@@ -1,6 +1,12 @@
 from django.urls import path
 
-from . import organiser_setup, organiser_views, player_views, public_views, schedule_views
+from . import (
+    organiser_setup,
+    organiser_views,
+    public_views,
+    rating_organiser_views,
+    schedule_views,
+)
 
 app_name = "championship"
 
@@ -14,8 +20,6 @@ urlpatterns = [
     path("export.trf", public_views.trf_export, name="trf"),
     path("schedule.ics", public_views.schedule_ics, name="schedule_ics"),
     # The player's own page (a signed link from their registration's e-mails).
-    path("my/<str:token>/", player_views.my_day, name="my_day"),
-    path("my/<str:token>/state.json", player_views.my_day_state, name="my_day_state"),
     path("version.json", public_views.version, name="version"),
     path("manage/", organiser_views.dashboard, name="dashboard"),
     path("manage/pair/", organiser_views.pair_next, name="pair_next"),
@@ -37,6 +41,12 @@ urlpatterns = [
         name="entrant_withdraw",
     ),
     path("manage/entrants/<id:pk>/delete/", organiser_setup.entrant_delete, name="entrant_delete"),
+    path("manage/entrants/seed/", rating_organiser_views.seed_by_rating, name="seed_by_rating"),
+    path(
+        "manage/round/<id:number>/rated/",
+        rating_organiser_views.round_rated,
+        name="round_rated",
+    ),
     path("manage/byes/", organiser_setup.byes, name="byes"),
     path("manage/forbidden-pairs/", organiser_setup.forbidden_pairs, name="forbidden"),
 ]

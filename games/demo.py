@@ -9,14 +9,15 @@ seconds a turn. Organiser terminations are entered part-way through.
 from __future__ import annotations
 
 import random
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
 from championship import services as championship
-from championship.models import Board, Entrant, Tournament
+from championship.models import Board, Entrant, Round, Tournament
+from people.models import Person
 
 from . import openings
 from .clock import clock_text
@@ -169,10 +170,12 @@ def create_running_swiss(
     name: str | None = None,
     unfinished_last: bool = True,
     total_rounds: int | None = None,
+    people: list[Person] | None = None,
 ) -> Tournament:
     """(Re)create a Swiss with ``players`` entrants and ``rounds`` rounds paired by the engine and
     published, with results in which every termination appears; with ``unfinished_last`` the
-    last round is still being played (half its results in)."""
+    last round is still being played (half its results in). ``people``: who the first
+    entrants are (the players of earlier events, for the club's rating)."""
     rng = random.Random(seed)
     Tournament.objects.filter(slug=slug).delete()
     today = timezone.localdate()
@@ -187,10 +190,14 @@ def create_running_swiss(
         rounds=total_rounds or max(rounds + 2, 7),
         status=Tournament.Status.RUNNING,
     )
+    known = list(people or [])[:players]
     Entrant.objects.bulk_create(
         Entrant(
             tournament=t,
-            name=f"{rng.choice(FIRST)} {rng.choice(LAST)} {i + 1}",
+            name=known[i].name
+            if i < len(known)
+            else f"{rng.choice(FIRST)} {rng.choice(LAST)} {i + 1}",
+            person=known[i] if i < len(known) else None,
             club=rng.choice(CLUBS),
             rating=max(800, int(rng.gauss(1600, 250))),
             checked_in=True,
@@ -254,3 +261,51 @@ def _store(t: Tournament, played: list[tuple[Board, EngineGame]]) -> None:
             championship.game_result_sheet_set(
                 board=b, number=1, plies=plies, outcome=outcome, user=None
             )
+
+
+def create_past_event(
+    *, slug: str, name: str, people: list[Person], rounds: int, day: date, seed: int = 1
+) -> Tournament:
+    """(Re)create a finished Swiss played on ``day`` (one round a day from it) by ``people``:
+    every round paired by the engine, results by the players' strength (no move sheets), so
+    that the club's rating list has a history (``seed_demo``)."""
+    rng = random.Random(seed)
+    Tournament.objects.filter(slug=slug).delete()
+    t = Tournament.objects.create(
+        name=name,
+        slug=slug,
+        venue="Toronto",
+        starts_on=day,
+        ends_on=day + timedelta(days=rounds - 1),
+        registration_open=False,
+        system=Tournament.System.SWISS,
+        rounds=rounds,
+        status=Tournament.Status.RUNNING,
+    )
+    strength = {p.pk: rng.gauss(0, 1) for p in people}
+    Entrant.objects.bulk_create(
+        Entrant(tournament=t, name=p.name, person=p, club=rng.choice(CLUBS), checked_in=True)
+        for p in people
+    )
+    for number in range(1, rounds + 1):
+        rnd = championship.round_pair_next(tournament=t)
+        championship.round_publish(round=rnd)
+        Round.objects.filter(pk=rnd.pk).update(date=day + timedelta(days=number - 1))
+        entries = []
+        for b in rnd.boards.select_related("white", "black").exclude(black=None):
+            edge = strength[b.white.person_id] - strength[b.black.person_id]
+            roll = rng.random()
+            win = 1 / (1 + 10 ** (-edge / 1.5))
+            if roll < 0.03:
+                result, termination = ("1-0" if edge > 0 else "0-1"), "forfeit"
+            elif roll < 0.15:
+                result, termination = "1/2-1/2", "agreement"
+            else:
+                white_wins = rng.random() < win
+                result = "1-0" if white_wins else "0-1"
+                termination = rng.choice(["home", "home", "blocked", "resign", "time"])
+            entries.append(championship.ResultEntry(b, 1, result, termination))
+        championship.game_result_set(entries=entries, user=None)
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
+    championship.tournament_changed(t.pk)
+    return t

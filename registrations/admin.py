@@ -31,7 +31,14 @@ class RegistrationAdmin(admin.ModelAdmin):
     list_filter = ["tournament", "status", "experience", "language"]
     search_fields = ["name", "email", "club"]
     # Check-in is the tournament's fact (the entrant's), changed on the organisers' pages.
-    readonly_fields = ["consent_at", "created_at", "updated_at", "withdrawn_at", "checked_in_at"]
+    readonly_fields = [
+        "consent_at",
+        "created_at",
+        "updated_at",
+        "withdrawn_at",
+        "checked_in_at",
+        "person",  # changed through the organisers' merges and splits (logged, undoable)
+    ]
 
     def save_model(self, request: HttpRequest, obj: Registration, form: Any, change: bool) -> None:
         """Setting the status to withdrawn here is an organiser's withdrawal, as on the

@@ -37,7 +37,7 @@ def absolute(path: str, language: str | None = None) -> str:
 def player_path(registration: Registration) -> str:
     """The path of the player's own page of the tournament day (a signed link, no account)."""
     token = tokens.make_token(tokens.PLAYER, registration.pk, registration.email)
-    return reverse("championship:my_day", args=[registration.tournament.slug, token])
+    return reverse("registrations:my_day", args=[registration.tournament.slug, token])
 
 
 def registration_links(registration: Registration) -> dict[str, str]:

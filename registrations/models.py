@@ -15,6 +15,7 @@ from phonenumber_field.modelfields import PhoneNumberField
 from championship.models import Tournament
 from common.i18n import localized
 from common.text import SingleLineCharField
+from people.models import PersonRow
 
 LANGUAGE_CHOICES = settings.LANGUAGES
 
@@ -26,7 +27,10 @@ class Experience(models.TextChoices):
     EXPERIENCED = "experienced", _("Experienced: I have played in tournaments")
 
 
-class Registration(models.Model):
+class Registration(PersonRow):
+    """A player's registration for a tournament; its person (``people``) is who they are
+    across tournaments (matched by a confirmed e-mail address)."""
+
     class Status(models.TextChoices):
         ENTERED = "entered", _("entered")
         WAITLISTED = "waitlisted", _("on the waiting list")

@@ -26,7 +26,7 @@ from . import selectors
 from .emails import KIND_LABELS
 from .forms import AnnouncementForm
 from .models import DigestSubscription, MasterClassSession, MasterClassSignup, Registration
-from .services import announcements, entries
+from .services import announcements, entries, field
 from .services.privacy import person_anonymise
 from .tables import (
     REGISTRATION_STATUS,
@@ -290,3 +290,33 @@ def person(request: HttpRequest) -> HttpResponse:
             "retention_days": settings.PERSONAL_DATA_RETENTION_DAYS,
         },
     )
+
+
+@require_POST
+@organiser_required("championship.change_tournament")
+def entrants_import(request: HttpRequest, slug: str) -> HttpResponse:
+    """The entrants page's "Add confirmed registrations": entered registrations
+    with a confirmed e-mail become entrants (the registrations app feeds the championship's
+    field; the championship knows nothing of registrations)."""
+    t = get_object_or_404(Tournament, slug=slug)
+    try:
+        report = field.entrants_import_registrations(tournament=t)
+    except ChampionshipError as exc:
+        messages.error(request, str(exc))
+        return redirect("championship:entrants", slug=slug)
+    messages.success(
+        request,
+        ngettext(
+            "%(n)d confirmed registration added as an entrant.",
+            "%(n)d confirmed registrations added as entrants.",
+            len(report.added),
+        )
+        % {"n": len(report.added)},
+    )
+    if report.left_out:
+        messages.warning(
+            request,
+            _("Not added: %(people)s.")
+            % {"people": "; ".join(f"{name} ({why})" for name, why in report.left_out)},
+        )
+    return redirect("championship:entrants", slug=slug)

@@ -22,8 +22,9 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models.signals import post_delete, post_init, post_save
+from django.utils import timezone
 
-from championship.models import Tournament
+from championship.models import Entrant, Tournament
 from championship.signals import round_pairings_changed
 
 from .models import MasterClassSession, MasterClassSignup, Registration
@@ -110,6 +111,19 @@ def signup_deleted(sender: type, instance: MasterClassSignup, **kwargs: Any) -> 
         _fill_session(instance.session_id)
 
 
+def entrant_saved(sender: type, instance: Entrant, **kwargs: Any) -> None:
+    """Check-in is one fact, the entrant's (``Entrant.checked_in``): the registration's time
+    of check-in follows it, whichever way the entrant was saved (the services, the admin, an
+    import). The registrations app listens: the championship knows nothing of it."""
+    if instance.registration_id is None or kwargs.get("raw"):
+        return
+    now = timezone.now()
+    at = (instance.checked_in_at or now) if instance.checked_in else None
+    Registration.objects.filter(
+        pk=instance.registration_id, checked_in_at__isnull=instance.checked_in
+    ).update(checked_in_at=at, updated_at=now)
+
+
 def connect() -> None:
     for model in WATCHED:
         post_init.connect(_remember, sender=model, dispatch_uid=f"registrations-loaded-{model}")
@@ -117,6 +131,7 @@ def connect() -> None:
     post_save.connect(session_saved, sender=MasterClassSession, dispatch_uid="registrations-s")
     post_save.connect(registration_saved, sender=Registration, dispatch_uid="registrations-r")
     post_save.connect(signup_saved, sender=MasterClassSignup, dispatch_uid="registrations-u")
+    post_save.connect(entrant_saved, sender=Entrant, dispatch_uid="registrations-entrant")
     post_delete.connect(registration_deleted, sender=Registration, dispatch_uid="registrations-rd")
     post_delete.connect(signup_deleted, sender=MasterClassSignup, dispatch_uid="registrations-ud")
     # A published round's pairings (or start) told to its players, in the same transaction.

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import organiser_views, views
+from . import organiser_views, people_views, player_views, views
 
 app_name = "registrations"
 
@@ -13,6 +13,9 @@ urlpatterns = [
     path("registration/manage/<str:token>/reenter/", views.reenter, name="reenter"),
     path("registration/lost-link/", views.lost_link, name="lost_link"),
     path("privacy/", views.privacy, name="privacy"),
+    # The player's own page of the tournament day (a signed link of their registration).
+    path("t/<slug:slug>/my/<str:token>/", player_views.my_day, name="my_day"),
+    path("t/<slug:slug>/my/<str:token>/state.json", player_views.my_day_state, name="my_day_state"),
     path("master-class/", views.masterclass_list, name="masterclass_list"),
     path("master-class/<id:pk>/signup/", views.masterclass_signup, name="signup"),
     path("master-class/done/", views.signup_done, name="signup_done"),
@@ -37,4 +40,14 @@ urlpatterns = [
     ),
     path("organiser/master-class/<id:pk>/roster/", organiser_views.roster, name="roster"),
     path("organiser/people/", organiser_views.person, name="person"),
+    path(
+        "tournaments/<slug:slug>/entrants/import/",
+        organiser_views.entrants_import,
+        name="entrants_import",
+    ),
+    path("organiser/players/", people_views.people, name="people"),
+    path("organiser/players/<id:pk>/", people_views.person, name="people_person"),
+    path("organiser/players/<id:pk>/merge/", people_views.merge, name="people_merge"),
+    path("organiser/players/<id:pk>/split/", people_views.split, name="people_split"),
+    path("organiser/players/changes/<id:pk>/undo/", people_views.undo, name="people_undo"),
 ]

@@ -10,7 +10,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
 from championship.apps import ORGANISERS_GROUP
-from championship.models import Tournament
+from championship.models import RatingRun, Tournament
 from games import analysis, tablet
 from games.demo import create_running_swiss
 from games.models import Game, GameAnalysis
@@ -52,6 +52,7 @@ def test_every_url_by_role():
     first = swiss.entrants.order_by("starting_number").first()
     game = Game.objects.filter(board__round__tournament=swiss).order_by("pk").first()
     board = game.board
+    month = RatingRun.objects.get().last_month  # the swiss's games are rated (inline here)
     analysed = analysis.request(game.pk)  # a finished game, analysed: public like its page
     assert analysed is not None
     other = Game.objects.filter(board__round__tournament=swiss).order_by("pk")[1]
@@ -175,9 +176,15 @@ def test_every_url_by_role():
         "championship:schedule": ("/t/sw/manage/schedule/", LOGIN, DENIED, OK, OK),
         "championship:schedule_ics": ("/t/sw/schedule.ics", OK, OK, OK, OK),
         # The player's own page: the signed link is the key, whoever holds it.
-        "championship:my_day": (reverse("championship:my_day", args=["t", player]), OK, OK, OK, OK),
-        "championship:my_day_state": (
-            reverse("championship:my_day_state", args=["t", player]),
+        "registrations:my_day": (
+            reverse("registrations:my_day", args=["t", player]),
+            OK,
+            OK,
+            OK,
+            OK,
+        ),
+        "registrations:my_day_state": (
+            reverse("registrations:my_day_state", args=["t", player]),
             OK,
             OK,
             OK,
@@ -245,6 +252,36 @@ def test_every_url_by_role():
         "games:hall_json": ("/t/sw/round/1/hall.json", LOGIN, DENIED, OK, OK),
         "games:tablets": ("/t/sw/round/1/tablets/", LOGIN, DENIED, OK, OK),
         "games:paper_sheets": ("/t/sw/round/1/sheets/", LOGIN, DENIED, OK, OK),
+        # The club's rating and people (issue 23): public pages, organisers' pages of people.
+        "ratings": ("/ratings/", OK, OK, OK, OK),
+        "ratings_month": (f"/ratings/{month:%Y-%m}/", OK, OK, OK, OK),
+        "person": (f"/people/{first.person_id}/", OK, OK, OK, OK),
+        "registrations:people": ("/organiser/players/", LOGIN, DENIED, OK, OK),
+        "registrations:people_person": (
+            f"/organiser/players/{first.person_id}/",
+            LOGIN,
+            DENIED,
+            OK,
+            OK,
+        ),
+        "registrations:people_merge": (
+            f"/organiser/players/{first.person_id}/merge/",
+            405,
+            405,
+            405,
+            405,
+        ),
+        "registrations:people_split": (
+            f"/organiser/players/{first.person_id}/split/",
+            405,
+            405,
+            405,
+            405,
+        ),
+        "registrations:people_undo": ("/organiser/players/changes/1/undo/", 405, 405, 405, 405),
+        "registrations:entrants_import": ("/tournaments/sw/entrants/import/", 405, 405, 405, 405),
+        "championship:seed_by_rating": ("/t/sw/manage/entrants/seed/", 405, 405, 405, 405),
+        "championship:round_rated": ("/t/sw/manage/round/1/rated/", LOGIN, DENIED, OK, OK),
     }
     routed = set(names(get_resolver().url_patterns))
     assert routed <= set(pages), f"URLs without a permission entry: {sorted(routed - set(pages))}"
@@ -286,6 +323,18 @@ def test_every_url_by_role():
     from registrations.models import Announcement, DigestSubscription
 
     assert not Announcement.objects.exists() and not DigestSubscription.objects.exists()
+    # Merging people, seeding and marking a game unrated need the permission too.
+    merge = f"/organiser/players/{first.person_id}/merge/"
+    other_person = swiss.entrants.order_by("starting_number")[1].person_id
+    assert clients[0].post(merge, {"other": other_person}).status_code == LOGIN
+    assert clients[1].post(merge, {"other": other_person}).status_code == DENIED
+    assert clients[1].post("/t/sw/manage/entrants/seed/", {"then": "name"}).status_code == DENIED
+    rated = game.board.results.get(number=1)
+    assert clients[1].post("/t/sw/manage/round/1/rated/", {"game": rated.pk}).status_code == DENIED
+    from people.models import Person
+
+    assert not Person.objects.exclude(merged_into=None).exists()
+    assert game.board.results.get(number=1).rated
     # Pairing and result entry need the permission too.
     pair = reverse("championship:pair_next", args=["sw"])
     assert clients[0].post(pair).status_code == LOGIN

@@ -14,6 +14,8 @@ ROOT = Path(__file__).resolve().parents[1]
     [
         "games.engine, games.engine.record, games.engine.__main__",
         "championship.pairing",
+        "championship.rating, championship.rating.trf_games, championship.rating.series",
+        "people.names",
         "games.clock",
         "championship.schedule",
     ],

@@ -283,6 +283,12 @@ def read_trf_with_header(text: str) -> tuple[TournamentData, TrfHeader]:
 
 
 # --- reading, piece by piece ------------------------------------------------------------------
+def player_from_line(line: str, number: int) -> Player:
+    """One player line (``001``) read on its own: the player and their round entries, each
+    checked as ``parse_trf`` checks it (``number`` is the line's, for the message)."""
+    return _player(line, number)[0]
+
+
 def _player(line: str, number: int) -> tuple[Player, Fraction]:
     if len(line) < 84:
         raise PairingError("trf.short_player_line", line=number, needed=84, length=len(line))

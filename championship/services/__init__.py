@@ -5,7 +5,6 @@ place that makes public pages new (changes). Each is a transaction; user errors 
 from .changes import tournament_changed
 from .entrants import (
     CheckIn,
-    ImportReport,
     bye_cancel,
     bye_request,
     entrant_add,
@@ -14,18 +13,21 @@ from .entrants import (
     entrant_edit,
     entrant_unwithdraw,
     entrant_withdraw,
-    entrants_import_registrations,
     forbidden_pair_add,
     forbidden_pair_remove,
     half_point_byes,
     last_paired_round,
     last_published_round,
-    registration_check_in,
     same_name,
     total_rounds,
     withdraw_rounds,
 )
 from .errors import ChampionshipError
+from .ratings import (
+    ratings_recompute,
+    ratings_run_queued,
+    ratings_status,
+)
 from .results import (
     ConcurrentEdit,
     ResultConflict,
@@ -35,11 +37,13 @@ from .results import (
     describe,
     game_result_analysis_set,
     game_result_players_confirm,
+    game_result_rated_set,
     game_result_set,
     game_result_sheet_removed,
     game_result_sheet_set,
     game_results_confirm,
 )
+from .round_dates import round_date_set
 from .rounds import (
     board_swap_colours,
     boards_swap_players,
@@ -53,12 +57,11 @@ from .rounds import (
     stale_draft,
 )
 from .schedule import (
-    registration_self_check_in,
     round_starts_set,
     round_starts_shift,
     schedule_settings_save,
-    self_check_in_refusal,
 )
+from .seeding import entrants_seed_by_rating
 from .tournaments import (
     finish_problems,
     settings_errors,
@@ -68,8 +71,13 @@ from .tournaments import (
 )
 
 __all__ = [
+    "entrants_seed_by_rating",
+    "round_date_set",
+    "game_result_rated_set",
+    "ratings_recompute",
+    "ratings_run_queued",
+    "ratings_status",
     "CheckIn",
-    "ImportReport",
     "bye_cancel",
     "bye_request",
     "draft_problems",
@@ -83,12 +91,9 @@ __all__ = [
     "half_point_byes",
     "last_paired_round",
     "last_published_round",
-    "registration_check_in",
-    "registration_self_check_in",
     "round_starts_set",
     "round_starts_shift",
     "schedule_settings_save",
-    "self_check_in_refusal",
     "round_pair_again",
     "same_name",
     "settings_errors",
@@ -111,7 +116,6 @@ __all__ = [
     "edit_warnings",
     "entrant_add",
     "entrant_withdraw",
-    "entrants_import_registrations",
     "game_result_analysis_set",
     "game_result_players_confirm",
     "game_result_set",

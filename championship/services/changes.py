@@ -35,6 +35,15 @@ class _Renewal:
     def __call__(self) -> None:
         for tournament_id in sorted(self.tournaments):
             _warm(tournament_id)
+        _ratings()
+
+
+def _ratings() -> None:
+    """The club's rating list follows every change of the tournaments' data (coalesced; the
+    recomputation stops at once when the rated games are the same)."""
+    from .ratings import queue_now
+
+    queue_now()
 
 
 def _queued() -> _Renewal | None:

@@ -1,6 +1,7 @@
-"""Writes of a tournament's field: entrants added, edited, deleted, imported from
-registrations, checked in (one fact, shared with the registrations list), withdrawn and back;
-requested byes and forbidden pairs.
+"""Writes of a tournament's field: entrants added, edited, deleted, checked in (one fact,
+shared with the registrations list, which follows it: ``registrations.signals``), withdrawn and
+back; requested byes and forbidden pairs. (Registrations become entrants in the registrations
+app, a layer above: ``registrations.services.field``.)
 
 A round is *played* once it is published: a draft is never a played round. Whatever changes
 who should be in a draft (a withdrawal, a late entry, an un-withdrawal) makes the draft stale
@@ -8,7 +9,7 @@ who should be in a draft (a withdrawal, a late entry, an un-withdrawal) makes th
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
@@ -16,11 +17,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from registrations.models import Registration
-
 from .. import manager
 from ..models import Board, Entrant, ForbiddenPair, RequestedBye, Round, Tournament
-from .changes import tournament_changed
 from .errors import ChampionshipError
 
 
@@ -263,9 +261,10 @@ def entrant_check_in(
 ) -> CheckIn:
     """Check an entrant in (or undo it). The one fact behind both the entrants page and the
     registrations list: ``Entrant.checked_in``; the registration's ``checked_in_at`` is only
-    the time it was done, written here together with it. ``by`` says who did it (an organiser,
-    or the player from their own page: ``services.schedule.registration_self_check_in``),
-    kept with the time for the arbiter.
+    the time it was done, written together with it (``registrations.signals``). ``by`` says
+    who did it (an organiser, or the player from their own page:
+    ``registrations.services.field.registration_self_check_in``), kept with the time for the
+    arbiter.
 
     After round 1 is paired a player checked in is a late entry from the next round; a
     player already paired cannot be checked out (withdraw them instead)."""
@@ -292,86 +291,7 @@ def entrant_check_in(
         if checked_in and paired and entrant.starting_number is None:
             _late_entry(locked, entrant, joined_round=1, missed="Z")
             result.late_from = entrant.joined_round
-        if entrant.registration_id is not None:
-            Registration.objects.filter(pk=entrant.registration_id).update(
-                checked_in_at=entrant.checked_in_at, updated_at=now
-            )
     return result
-
-
-def registration_check_in(
-    *,
-    registration: Registration,
-    checked_in: bool,
-    by: str = Entrant.CheckedInBy.ORGANISER,
-    now: datetime | None = None,
-) -> CheckIn:
-    """Check in a registered player from the registrations list (or the player themselves,
-    ``by``): their entrant (made now if they have none yet) is checked in — the same fact the
-    tournament pairs by."""
-    if registration.status != Registration.Status.ENTERED and checked_in:
-        raise ChampionshipError(
-            _("%(name)s is not entered (%(status)s): only entered players can be checked in.")
-            % {"name": registration.name, "status": registration.get_status_display()}
-        )
-    entrant = Entrant.objects.filter(registration=registration).first()
-    created = False
-    if entrant is None:
-        if not checked_in:
-            Registration.objects.filter(pk=registration.pk).update(checked_in_at=None)
-            return CheckIn(Entrant(name=registration.name), False)
-        _check_not_finished(registration.tournament)
-        entrant = Entrant.objects.create(
-            tournament=registration.tournament,
-            registration=registration,
-            name=registration.name,
-            club=registration.club,
-        )
-        created = True
-    result = entrant_check_in(entrant=entrant, checked_in=checked_in, by=by, now=now)
-    result.created = created
-    return result
-
-
-@dataclass
-class ImportReport:
-    """What "add confirmed registrations" did: who was added, who was left out and why."""
-
-    added: list[str] = field(default_factory=list)
-    #: (name, reason) of each entered registration left out.
-    left_out: list[tuple[str, str]] = field(default_factory=list)
-
-
-def entrants_import_registrations(*, tournament: Tournament) -> ImportReport:
-    """Entered registrations with a confirmed e-mail become entrants (once each); the report
-    names the entered ones left out (e-mail not confirmed) and those on the waiting list."""
-    _check_not_finished(tournament)
-    report = ImportReport()
-    regs = Registration.objects.filter(
-        tournament=tournament, entrant__isnull=True, anonymised_at__isnull=True
-    ).exclude(status=Registration.Status.WITHDRAWN)
-    made = []
-    for r in regs.order_by("created_at", "pk"):
-        if r.status == Registration.Status.WAITLISTED:
-            report.left_out.append((r.name, _("on the waiting list")))
-        elif r.email_confirmed_at is None:
-            report.left_out.append((r.name, _("e-mail not confirmed")))
-        else:
-            made.append(
-                Entrant(
-                    tournament=tournament,
-                    registration=r,
-                    name=r.name,
-                    club=r.club,
-                    checked_in=r.checked_in_at is not None,
-                )
-            )
-            report.added.append(r.name)
-    with transaction.atomic():
-        Entrant.objects.bulk_create(made)
-        if made:
-            tournament_changed(tournament.pk)  # the public list of players changes
-    return report
 
 
 # Requested byes ----------------------------------------------------------------------------

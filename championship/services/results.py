@@ -487,3 +487,32 @@ def game_result_players_confirm(
             game_result=game, user=None, action="players", source=Source.SHEET, new=game.text
         )
     return game
+
+
+def game_result_rated_set(*, game_result: GameResult, rated: bool, user: Actor) -> GameResult:
+    """An organiser marks a game unrated (it does not count for the club's rating, whatever
+    its result), or rated again. Recorded in the game's history; the ratings are recomputed
+    after the commit (``changes``)."""
+    with transaction.atomic():
+        game = (
+            GameResult.objects.select_for_update()
+            .select_related("board__round__tournament")
+            .get(pk=game_result.pk)
+        )
+        if game.rated == rated:
+            return game
+        if game.board.round.tournament.status == "finished":
+            raise ChampionshipError(
+                _("The tournament is finished: reopen it first to change anything.")
+            )
+        GameResult.objects.filter(pk=game.pk).update(rated=rated, version=F("version") + 1)
+        game.refresh_from_db()
+        ResultChange.objects.create(
+            game_result=game,
+            user=user_or_none(user),
+            action="rated" if rated else "unrated",
+            old=game.text,
+            new=game.text,
+        )
+        tournament_changed(game.board.round.tournament_id)
+    return game

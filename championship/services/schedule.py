@@ -1,6 +1,7 @@
-"""Writes of the schedule: each round's scheduled start (set, or shifted from a round on), and
-the players' own check-in from their page, which goes through the one check-in service the
-organisers use (``entrants.registration_check_in``) once the window allows it.
+"""Writes of the schedule: each round's scheduled start (set, or shifted from a round on). (The
+players' own check-in from their page is the registrations app's,
+``registrations.services.field.registration_self_check_in``: it goes through the one check-in
+service the organisers use once the window allows it.)
 
 The times are aware datetimes (stored in UTC); a person reads and types them on the clocks of
 the tournament's zone (``Tournament.time_zone``, ``championship.schedule``)."""
@@ -14,27 +15,25 @@ from django.db import transaction
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from registrations.models import Registration
-
 from .. import schedule, selectors
-from ..models import Entrant, Round, RoundStart, Tournament
+from ..models import Round, RoundStart, Tournament
 from ..signals import round_pairings_changed
-from .entrants import CheckIn, _check_not_finished, registration_check_in, total_rounds
+from .entrants import _check_not_finished, total_rounds
 from .errors import ChampionshipError
 
 
-def _day(value: datetime, t: Tournament) -> str:
+def day_text(value: datetime, t: Tournament) -> str:
     """The day of ``value`` on the tournament's clocks, in the active language."""
     return formats.date_format(timezone.localtime(value, ZoneInfo(t.time_zone)), "DATE_FORMAT")
 
 
-def _time(value: datetime, t: Tournament) -> str:
+def time_text(value: datetime, t: Tournament) -> str:
     """The time of day of ``value`` on the tournament's clocks, in the active language."""
     return formats.time_format(timezone.localtime(value, ZoneInfo(t.time_zone)), "TIME_FORMAT")
 
 
 def _say(value: datetime, t: Tournament) -> str:
-    return f"{_day(value, t)} {_time(value, t)}"
+    return f"{day_text(value, t)} {time_text(value, t)}"
 
 
 def _moved(t: Tournament, changed: list[int]) -> None:
@@ -139,53 +138,3 @@ def round_starts_shift(*, tournament: Tournament, from_round: int, minutes: int)
     moved = schedule.shifted(current, from_round=from_round, minutes=minutes)
     changes: dict[int, datetime | None] = {n: moved[n] for n in moving}
     return round_starts_set(tournament=tournament, starts=changes)
-
-
-def self_check_in_refusal(registration: Registration, window: schedule.Window) -> str | None:
-    """Why this player cannot check themselves in now (None: they can), in their words."""
-    t = registration.tournament
-    if registration.status != Registration.Status.ENTERED:
-        if registration.status == Registration.Status.WAITLISTED:
-            return _("You are on the waiting list: only entered players check in.")
-        return _("Your registration is withdrawn.")
-    if t.is_finished:
-        return _("The tournament is finished.")
-    if window.state is schedule.CheckIn.OFF:
-        return _("The organisers check players in at the venue: please see the arbiter.")
-    if window.state is schedule.CheckIn.NO_TIME:
-        return _("Check-in opens once the organisers set round 1's start time.")
-    if window.state is schedule.CheckIn.NOT_YET and window.opens is not None:
-        return _("Check-in opens at %(time)s on %(day)s.") % {
-            "time": _time(window.opens, t),
-            "day": _day(window.opens, t),
-        }
-    if window.state is schedule.CheckIn.STARTED:
-        return _(
-            "Round 1 is under way, so check-in is closed. Please see the arbiter: you can "
-            "still be checked in as a late entry."
-        )
-    if window.state is schedule.CheckIn.CLOSED and window.closes is not None:
-        return _(
-            "Check-in closed at %(time)s (the cut-off before round 1). Please see the "
-            "arbiter: you can still be checked in as a late entry."
-        ) % {"time": _time(window.closes, t)}
-    return None
-
-
-def registration_self_check_in(
-    *, registration: Registration, now: datetime | None = None
-) -> CheckIn:
-    """The player checks themselves in from their page: allowed while the check-in window is
-    open (``selectors.check_in_window``: before round 1, until the cut-off), refused with the
-    reason otherwise (``ChampionshipError``). The check-in itself is the organisers' one,
-    marked as done by the player — the single call site of the self check-in."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        reg = Registration.objects.select_related("tournament").get(pk=registration.pk)
-        window = selectors.check_in_window(reg.tournament, now=now)
-        refusal = self_check_in_refusal(reg, window)
-        if refusal is not None:
-            raise ChampionshipError(refusal)
-        return registration_check_in(
-            registration=reg, checked_in=True, by=Entrant.CheckedInBy.PLAYER, now=now
-        )

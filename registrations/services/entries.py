@@ -80,11 +80,17 @@ def registration_create(
 
 
 def registration_confirm_email(*, registration: Registration, now: datetime | None = None) -> bool:
-    """Mark the address confirmed; False if it already was."""
-    updated = Registration.objects.filter(
-        pk=registration.pk, email_confirmed_at__isnull=True
-    ).update(email_confirmed_at=now or timezone.now())
-    registration.refresh_from_db()
+    """Mark the address confirmed; False if it already was. A newly confirmed address joins
+    the registration to the person of the others confirmed under it (``people``)."""
+    from .people import registration_person_match
+
+    with transaction.atomic():
+        updated = Registration.objects.filter(
+            pk=registration.pk, email_confirmed_at__isnull=True
+        ).update(email_confirmed_at=now or timezone.now())
+        registration.refresh_from_db()
+        if updated:
+            registration_person_match(registration=registration)
     return bool(updated)
 
 
@@ -152,10 +158,10 @@ def registration_reenter(
 
 def registration_check_in_toggle(*, registration: Registration) -> CheckIn:
     """Check a registered player in, or undo it. Check-in is one fact, the tournament's
-    (``Entrant.checked_in``, championship.services.registration_check_in): checking in here
+    (``Entrant.checked_in``, ``field.registration_check_in``): checking in here
     makes or updates the player's entrant, and the list shows the same fact.
     ``ChampionshipError`` says why it cannot be done (nothing changed)."""
-    from championship.services import registration_check_in
+    from .field import registration_check_in
 
     entrant = Entrant.objects.filter(registration=registration).first()
     now_in = entrant.checked_in if entrant is not None else False

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from championship.models import Tournament
+from people.models import Person
 
 from ..models import MasterClassSession, MasterClassSignup, OutboundEmail, Registration
 from ..selectors import outbox_about
@@ -39,6 +40,11 @@ def _registration_strip(registration: Registration, *, now: datetime) -> None:
             "anonymised_at",
             "updated_at",
         ]
+    )
+    # The person's name, too, unless they played in a tournament (the results stay public
+    # under the entrant's name, as they always did).
+    Person.objects.filter(pk=registration.person_id, entrants__isnull=True).update(
+        name=registration.name
     )
 
 

@@ -14,6 +14,7 @@ from championship import schedule, services
 from championship.models import Entrant, Tournament
 from registrations import tokens
 from registrations.models import Registration
+from registrations.services import field as registration_field
 
 TORONTO = ZoneInfo("America/Toronto")
 SATURDAY = date(2027, 3, 13)
@@ -60,7 +61,7 @@ def field(t: Tournament, n: int, *, walk_ins: int = 0) -> list[Registration]:
     regs = []
     for i in range(n):
         reg = register(t, f"Player {i + 1}", language="ru" if i % 2 else "en")
-        services.registration_check_in(registration=reg, checked_in=True)
+        registration_field.registration_check_in(registration=reg, checked_in=True)
         regs.append(reg)
     for i in range(walk_ins):
         Entrant.objects.create(tournament=t, name=f"Walk-in {i + 1}", checked_in=True)
@@ -84,4 +85,4 @@ def timetable(t: Tournament) -> dict[int, datetime]:
 
 def page_url(reg: Registration) -> str:
     token = tokens.make_token(tokens.PLAYER, reg.pk, reg.email)
-    return reverse("championship:my_day", args=[reg.tournament.slug, token])
+    return reverse("registrations:my_day", args=[reg.tournament.slug, token])

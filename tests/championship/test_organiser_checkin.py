@@ -73,7 +73,7 @@ def test_add_confirmed_registrations_says_whom_it_left_out_and_why() -> None:
     register(t, "Boris", confirmed=False)
     register(t, "Chen", status="waitlisted")
     org, _user = organiser_client()
-    response = org.post(f"/t/{t.slug}/manage/entrants/", {"action": "import"}, follow=True)
+    response = org.post(f"/tournaments/{t.slug}/entrants/import/", follow=True)
     html = response.content.decode()
     assert "1 confirmed registration added" in html
     assert "Boris (e-mail not confirmed)" in html and "Chen (on the waiting list)" in html

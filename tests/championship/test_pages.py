@@ -97,7 +97,8 @@ def test_version_changes_when_a_result_changes(client: Client, organiser_client:
     v1 = client.get("/t/s/version.json").json()["version"]
     game = open_game(t, 2)
     assert post_result(organiser_client, "s", game, "1-0", "resign").status_code == 302
-    assert client.get("/t/s/version.json").json()["version"] == v1 + 1
+    # The result's, and the club's rating recomputed after it (its pages show the ratings).
+    assert client.get("/t/s/version.json").json()["version"] == v1 + 2
     game.refresh_from_db()
     assert (game.result, game.termination, game.source) == ("1-0", "resign", "organiser")
     # The game being played keeps its sheet; its public page shows the result entered.

@@ -146,10 +146,10 @@ def test_links_that_do_not_open_the_page(client, day, settings) -> None:  # type
     good = page_url(anna)
     assert get(client, good[:-3] + "xx/").status_code == 400  # tampered
     manage = tokens.make_token(tokens.MANAGE, anna.pk, anna.email)  # another purpose
-    assert get(client, reverse("championship:my_day", args=[t.slug, manage])).status_code == 400
+    assert get(client, reverse("registrations:my_day", args=[t.slug, manage])).status_code == 400
     other = weekend(slug="other")
     token = good.rstrip("/").rsplit("/", 1)[1]
-    assert get(client, reverse("championship:my_day", args=[other.slug, token])).status_code == 400
+    assert get(client, reverse("registrations:my_day", args=[other.slug, token])).status_code == 400
     with time_machine.travel(timedelta(seconds=settings.SIGNED_LINK_MAX_AGE + 60)):
         expired = get(client, good)
     assert expired.status_code == 410 and "lost" in text(expired).lower()
@@ -193,7 +193,7 @@ def test_the_hall_s_absence_question_has_its_place_but_is_off_here(client, day) 
 
 def test_what_the_live_page_polls_changes_with_the_day(client, day) -> None:  # type: ignore[no-untyped-def]
     t, players, anna = day
-    state = reverse("championship:my_day_state", args=page_url(anna).strip("/").split("/")[1::2])
+    state = reverse("registrations:my_day_state", args=page_url(anna).strip("/").split("/")[1::2])
     state = page_url(anna) + "state.json"
     first = get(client, state).json()["version"]
     assert get(client, state).json()["version"] == first

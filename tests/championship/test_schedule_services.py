@@ -15,6 +15,7 @@ from championship import services
 from championship.models import Entrant, RoundStart, Tournament
 from championship.services import ChampionshipError
 from registrations.models import Registration
+from registrations.services import field as registration_field
 from tests.championship.day import (
     SATURDAY,
     SUNDAY,
@@ -122,7 +123,7 @@ def test_a_player_checks_in_during_the_window_through_the_organisers_service() -
     timetable(t)
     anna = register(t, "Anna")
     with time_machine.travel(at(SATURDAY, 9, 20), tick=False):
-        done = services.registration_self_check_in(registration=anna)
+        done = registration_field.registration_self_check_in(registration=anna)
     assert done.checked_in and done.created  # the entrant made, as the organisers' check-in does
     entrant = Entrant.objects.get(registration=anna)
     assert entrant.checked_in and entrant.checked_in_by == Entrant.CheckedInBy.PLAYER
@@ -131,7 +132,7 @@ def test_a_player_checks_in_during_the_window_through_the_organisers_service() -
     assert anna.checked_in_at == at(SATURDAY, 9, 20)
     # Pressed twice: still one entrant, the first time kept.
     with time_machine.travel(at(SATURDAY, 9, 25), tick=False):
-        services.registration_self_check_in(registration=anna)
+        registration_field.registration_self_check_in(registration=anna)
     assert Entrant.objects.filter(registration=anna).count() == 1
     entrant.refresh_from_db()
     assert entrant.checked_in_at == at(SATURDAY, 9, 20)
@@ -140,7 +141,7 @@ def test_a_player_checks_in_during_the_window_through_the_organisers_service() -
 def test_an_organiser_check_in_is_marked_as_theirs() -> None:
     t = weekend()
     anna = register(t, "Anna")
-    services.registration_check_in(registration=anna, checked_in=True)
+    registration_field.registration_check_in(registration=anna, checked_in=True)
     entrant = Entrant.objects.get(registration=anna)
     assert entrant.checked_in_by == Entrant.CheckedInBy.ORGANISER
     services.entrant_check_in(entrant=entrant, checked_in=False)
@@ -161,7 +162,7 @@ def test_self_check_in_outside_the_window_is_refused_with_the_reason(when, reaso
     timetable(t)
     anna = register(t, "Anna")
     with time_machine.travel(when, tick=False), pytest.raises(ChampionshipError, match=reason):
-        services.registration_self_check_in(registration=anna)
+        registration_field.registration_self_check_in(registration=anna)
     assert not Entrant.objects.filter(registration=anna).exists()
     anna.refresh_from_db()
     assert anna.checked_in_at is None
@@ -175,7 +176,7 @@ def test_the_cut_off_says_when_it_was_and_sends_the_player_to_the_arbiter() -> N
         time_machine.travel(at(SATURDAY, 9, 50), tick=False),
         pytest.raises(ChampionshipError) as refused,
     ):
-        services.registration_self_check_in(registration=anna)
+        registration_field.registration_self_check_in(registration=anna)
     assert "9:45" in str(refused.value) and "arbiter" in str(refused.value)
 
 
@@ -187,21 +188,21 @@ def test_self_check_in_closes_once_round_one_is_published_whatever_the_clock() -
     with time_machine.travel(at(SATURDAY, 9, 10), tick=False):
         services.round_publish(round=services.round_pair_next(tournament=t))
         with pytest.raises(ChampionshipError, match="Round 1 is under way"):
-            services.registration_self_check_in(registration=anna)
+            registration_field.registration_self_check_in(registration=anna)
 
 
 def test_without_a_time_for_round_one_or_with_self_check_in_off_it_is_refused() -> None:
     t = weekend()
     anna = register(t, "Anna")
     with pytest.raises(ChampionshipError, match="round 1's start time"):
-        services.registration_self_check_in(registration=anna)
+        registration_field.registration_self_check_in(registration=anna)
     timetable(t)
     Tournament.objects.filter(pk=t.pk).update(self_check_in=False)
     with (
         time_machine.travel(at(SATURDAY, 9, 30), tick=False),
         pytest.raises(ChampionshipError, match="see the arbiter"),
     ):
-        services.registration_self_check_in(registration=anna)
+        registration_field.registration_self_check_in(registration=anna)
 
 
 def test_only_entered_players_check_themselves_in() -> None:
@@ -211,7 +212,7 @@ def test_only_entered_players_check_themselves_in() -> None:
     gone = register(t, "Gone", status=Registration.Status.WITHDRAWN)
     with time_machine.travel(at(SATURDAY, 9, 30), tick=False):
         with pytest.raises(ChampionshipError, match="waiting list"):
-            services.registration_self_check_in(registration=waiting)
+            registration_field.registration_self_check_in(registration=waiting)
         with pytest.raises(ChampionshipError, match="withdrawn"):
-            services.registration_self_check_in(registration=gone)
+            registration_field.registration_self_check_in(registration=gone)
     assert not Entrant.objects.filter(tournament=t).exists()

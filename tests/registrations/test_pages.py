@@ -88,4 +88,5 @@ def test_seed_demo_is_idempotent_and_has_a_full_session(settings):
     assert len(sessions) == 2
     assert sum(s.is_full for s in sessions) == 1
     assert User.objects.get(username="organiser").check_password("nardy-organiser-2027")
-    assert Registration.objects.count() == 6
+    # Six for the championship open for registration, two demo-swiss players with their own page.
+    assert Registration.objects.count() == 8

@@ -56,3 +56,8 @@ class Command(BaseCommand):
                 f"{t.round_set.count()} rounds: /t/{t.slug}/"
             )
         )
+        for number in t.round_set.filter(date=None).values_list("number", flat=True):
+            self.stderr.write(
+                f"warning: round {number} has no date in line 132: its games are imported "
+                "unrated (date the round and count them again on its page)"
+            )

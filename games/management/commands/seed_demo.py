@@ -27,10 +27,11 @@ from championship import schedule as day_schedule
 from championship import services as championship
 from championship.apps import ORGANISERS_GROUP, ensure_organisers_group
 from championship.models import Tournament
-from championship.services import tournament_changed
+from championship.services import ratings_recompute, tournament_changed
 from games import analysis
-from games.demo import create_running_swiss
+from games.demo import FIRST, LAST, create_past_event, create_running_swiss
 from games.models import Game
+from people.models import Person
 from registrations.emails import absolute, player_path
 from registrations.models import Experience, MasterClassSession, MasterClassSignup, Registration
 
@@ -131,14 +132,21 @@ class Command(BaseCommand):
             return
         self.seed_base(random_password=production)
         if not Tournament.objects.filter(slug="demo-swiss").exists():
+            people = self.seed_past_events()
             t = create_running_swiss(
-                slug="demo-swiss", players=24, rounds=5, name="Toronto Autumn Open (demo)"
+                slug="demo-swiss",
+                players=24,
+                rounds=5,
+                name="Toronto Autumn Open (demo)",
+                people=people,
             )
             # Its Russian name, shown on every page in Russian (the files keep the English one).
             Tournament.objects.filter(pk=t.pk).update(name_ru="Осенний турнир Торонто (демо)")
             tournament_changed(t.pk)  # the pages kept so far knew only the English name
             self.stdout.write(self.style.SUCCESS(f"Running Swiss ready at /t/{t.slug}/"))
             self.analyse_some(t)
+            ratings_recompute(force=True)
+            self.stdout.write(self.style.SUCCESS("Club rating ready at /ratings/"))
         self.tournament_day(Tournament.objects.get(slug="demo-swiss"))
         self.tournament_day(Tournament.objects.get(slug="toronto-2027"))
 
@@ -172,6 +180,7 @@ class Command(BaseCommand):
                 continue
             entrant.registration = Registration.objects.create(
                 tournament=t,
+                person=entrant.person,  # one person: the entrant's and their registration's
                 email=email,
                 name=entrant.name,
                 club=entrant.club,
@@ -187,6 +196,36 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"{reg.name}'s own page ({t.slug}, {reg.language}): {absolute(player_path(reg))}"
             )
+
+    def seed_past_events(self) -> list[Person]:
+        """Two finished club events of the months before, by 16 and 12 of the demo Swiss's
+        players: the club's rating list has a history and the people pages have events."""
+        today = timezone.localdate()
+        people = Person.objects.bulk_create(
+            Person(name=f"{first} {last}") for first, last in zip(FIRST, LAST, strict=False)
+        )[:16]
+        two_months = (today.replace(day=1) - timedelta(days=40)).replace(day=6)
+        last_month = (today.replace(day=1) - timedelta(days=10)).replace(day=3)
+        create_past_event(
+            slug="demo-club-1",
+            name="Club monthly (demo)",
+            people=people,
+            rounds=4,
+            day=two_months,
+            seed=11,
+        )
+        create_past_event(
+            slug="demo-club-2",
+            name="Club monthly II (demo)",
+            people=people[4:],
+            rounds=4,
+            day=last_month,
+            seed=12,
+        )
+        self.stdout.write(
+            self.style.SUCCESS("Two past club events at /t/demo-club-1/, /t/demo-club-2/")
+        )
+        return people
 
     def analyse_some(self, t: Tournament, n: int = 4) -> None:
         """The engine's analysis of a few finished games of round 1 (inline without a worker,

@@ -5,7 +5,8 @@ published, their results and standing, their games, and the way to withdraw. It 
 day without a reload: ``static/js/player.js`` polls ``state.json`` and, when the version
 changes (or a time the page depends on passes), fetches the page and swaps its content.
 
-Keyed by the registration (the token is ``registrations.tokens`` with the ``PLAYER`` purpose,
+In the registrations app (a layer above the championship, whose pages and tables it reads):
+the page belongs to a registration. Keyed by the registration (the token is ``registrations.tokens`` with the ``PLAYER`` purpose,
 checked against the registration's address): a walk-in entrant without a registration has no
 e-mail and so no page. Nothing of other players is shown beyond what the public pages show
 (names and clubs)."""
@@ -24,15 +25,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
+from championship import selectors, tables
+from championship.models import Entrant, Round
+from championship.public_views import entrant_lines
+from championship.services import ChampionshipError
 from common.language import language_from_query
-from registrations import tokens
-from registrations.forms import LostLinkForm
-from registrations.models import Registration
-from registrations.selectors import registration_waiting_position
 
-from . import selectors, services, tables
-from .models import Entrant, Round
-from .public_views import entrant_lines
+from . import tokens
+from .forms import LostLinkForm
+from .models import Registration
+from .selectors import registration_waiting_position
+from .services import field
 
 
 def _registration(slug: str, token: str) -> Registration:
@@ -103,7 +106,7 @@ def _context(reg: Registration, token: str) -> dict[str, Any]:
         "rows": rows,
         "window": window,
         "window_state": window.state.value,
-        "refusal": services.self_check_in_refusal(reg, window),
+        "refusal": field.self_check_in_refusal(reg, window),
         "checked_in": entrant is not None and entrant.checked_in,
         "withdrawn_after": entrant.withdrawn_after if entrant is not None else None,
         # Once round 1 is under way, a player checked in needs no check-in card any more.
@@ -148,12 +151,12 @@ def my_day(request: HttpRequest, slug: str, token: str) -> HttpResponse:
             messages.error(request, _("Unknown action."))
         else:
             try:
-                services.registration_self_check_in(registration=reg)
-            except services.ChampionshipError as exc:
+                field.registration_self_check_in(registration=reg)
+            except ChampionshipError as exc:
                 messages.error(request, str(exc))
             else:
                 messages.success(request, _("You are checked in. See you at the board!"))
-        return redirect("championship:my_day", slug=slug, token=token)
+        return redirect("registrations:my_day", slug=slug, token=token)
     return render(request, "championship/player/day.html", _context(reg, token))
 
 

@@ -1,4 +1,6 @@
-"""The home page and a tournament's registration page."""
+"""The home page and a tournament's registration page: the public front of registration
+(its counts are the registrations'), in this app since the championship below knows nothing of
+registrations. Routed without a namespace (``urls_site``): ``home``, ``tournament_detail``."""
 
 from __future__ import annotations
 
@@ -7,10 +9,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
-from registrations.models import MasterClassSession, Registration
+from championship import selectors
+from championship.models import Round, Tournament
 
-from . import selectors
-from .models import Round, Tournament
+from .models import MasterClassSession, Registration
 
 
 def _with_counts(queryset: QuerySet[Tournament]) -> QuerySet[Tournament]:

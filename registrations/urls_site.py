@@ -1,0 +1,11 @@
+"""The site's front pages that belong to registration, without a namespace (``home``,
+``tournament_detail``), included by the project's URLs."""
+
+from django.urls import path
+
+from . import site_views
+
+urlpatterns = [
+    path("", site_views.home, name="home"),
+    path("tournaments/<slug:slug>/", site_views.tournament_detail, name="tournament_detail"),
+]
