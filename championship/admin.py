@@ -46,6 +46,10 @@ class EntrantAdmin(admin.ModelAdmin):
     ]
     list_filter = ["tournament", "checked_in"]
     search_fields = ["name", "club"]
+    # Check-in, a late entry's round and a withdrawal are each one fact with one door, the
+    # organisers' entrants page (``services.entrant_check_in``, ``participant_withdraw``): the
+    # registration, the waiting list, the e-mail and the byes of missed rounds follow there.
+    readonly_fields = ["checked_in", "joined_round", "withdrawn_after"]
 
 
 class BoardInline(admin.TabularInline):

@@ -18,6 +18,7 @@ from django.utils.translation import ngettext
 
 from common.converters import posted_id
 from common.permissions import organiser_required
+from registrations.selectors import tournament_waiting_count
 
 from . import forms, services
 from .models import Entrant, ForbiddenPair, RequestedBye, Round, Tournament
@@ -276,12 +277,10 @@ def entrant_action(request: HttpRequest, t: Tournament, next_url: str) -> HttpRe
             if action == "delete":
                 return redirect("championship:entrant_delete", slug=t.slug, pk=entrant.pk)
             if action == "unwithdraw":
-                services.entrant_unwithdraw(entrant=entrant)
-                messages.success(
-                    request,
-                    _("%(name)s is back in the tournament: paired again from the next round.")
-                    % {"name": entrant.name},
+                back = services.participant_reinstate(
+                    entrant=entrant, by=services.WithdrawnBy.ORGANISER
                 )
+                messages.success(request, back.message())
             else:
                 done = services.entrant_check_in(entrant=entrant, checked_in=action == "check_in")
                 messages.success(request, done.message())
@@ -339,7 +338,7 @@ def entrants(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _entrant(t: Tournament, pk: int) -> Entrant:
-    return get_object_or_404(Entrant, tournament=t, pk=pk)
+    return get_object_or_404(Entrant.objects.select_related("registration"), tournament=t, pk=pk)
 
 
 @organiser
@@ -404,19 +403,17 @@ def entrant_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             status = 400
         elif _confirmed(request):
             try:
-                services.entrant_withdraw(entrant=e, after=form.cleaned_data["after"])
+                done = services.participant_withdraw(
+                    entrant=e, after=form.cleaned_data["after"], by=services.WithdrawnBy.ORGANISER
+                )
             except services.ChampionshipError as exc:
                 messages.error(request, str(exc))
                 status = 400
             else:
-                after = form.cleaned_data["after"]
-                if after == 0:
-                    text = _("%(name)s is withdrawn before round 1: never paired.")
-                else:
-                    text = _("%(name)s is withdrawn after round %(n)d: not paired in later rounds.")
-                messages.success(request, text % {"name": e.name, "n": after})
+                messages.success(request, done.message())
                 _say_if_stale(request, t)
                 return redirect("championship:entrants", slug=slug)
+    registration = e.registration
     return render(
         request,
         "championship/manage_withdraw.html",
@@ -425,6 +422,9 @@ def entrant_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "entrant": e,
             "form": form,
             "draft": t.round_set.filter(status=Round.Status.DRAFT).first(),
+            "registration": registration,
+            "started": t.status != Tournament.Status.REGISTRATION,
+            "waiting": tournament_waiting_count(tournament=t) if registration is not None else 0,
         },
         status=status,
     )

@@ -99,6 +99,7 @@ def _registration(kind: str, object_id: int, params: dict[str, object]) -> Draft
         "organiser": organiser_contact(),
         "by_organiser": bool(params.get("by_organiser")),
         "had_place": bool(params.get("had_place")),
+        "started": bool(params.get("started")),
         "asked": bool(params.get("asked")),
         **registration_links(reg),
     }

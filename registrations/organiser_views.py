@@ -18,7 +18,12 @@ from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
 from championship.models import Tournament
-from championship.services import ChampionshipError
+from championship.services import (
+    ChampionshipError,
+    WithdrawnBy,
+    participant_reinstate,
+    participant_withdraw,
+)
 from common.exports import EXPORT_FORMATS, export_response
 from common.permissions import organiser_required
 
@@ -102,15 +107,17 @@ def registration_detail(request: HttpRequest, pk: int) -> HttpResponse:
         if not request.user.has_perm("registrations.change_registration"):
             raise PermissionDenied
         action = request.POST.get("action")
-        if action == "withdraw" and request.POST.get("confirm") == "yes":
-            entries.registration_withdraw(registration=registration, by_organiser=True)
-            messages.success(request, _("The registration is withdrawn; the player is e-mailed."))
-            return redirect("registrations:registration_detail", pk=pk)
-        if action == "reenter":
-            try:
-                entries.registration_reenter(registration=registration)
-            except entries.RegistrationClosed:
-                messages.error(request, _("Registration for this tournament is closed."))
+        try:
+            if action == "withdraw" and request.POST.get("confirm") == "yes":
+                done = participant_withdraw(registration=registration, by=WithdrawnBy.ORGANISER)
+                messages.success(request, done.message())
+                return redirect("registrations:registration_detail", pk=pk)
+            if action == "reenter":
+                back = participant_reinstate(registration=registration, by=WithdrawnBy.ORGANISER)
+                messages.success(request, back.message())
+                return redirect("registrations:registration_detail", pk=pk)
+        except ChampionshipError as exc:
+            messages.error(request, str(exc))
             return redirect("registrations:registration_detail", pk=pk)
         messages.error(request, _("Tick the box to confirm the withdrawal."))
     position = selectors.registration_waiting_position(registration=registration)

@@ -18,6 +18,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_ratelimit.decorators import ratelimit
 
 from championship.models import Tournament
+from championship.services import (
+    ChampionshipError,
+    RegistrationClosed,
+    WithdrawnBy,
+    participant_reinstate,
+    participant_withdraw,
+)
 from common.language import language_from_query
 
 from . import selectors, throttle, tokens
@@ -78,7 +85,7 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
                 experience=data["experience"],
                 language=data["language"],
             )
-        except entries.RegistrationClosed:
+        except RegistrationClosed:
             return render(request, "registrations/closed.html", {"tournament": tournament})
         throttle.count_done(request, data["email"])
         signup_status = None
@@ -276,14 +283,21 @@ def withdraw(request: HttpRequest, token: str) -> HttpResponse:
     if registration.status == Registration.Status.WITHDRAWN:
         return redirect("registrations:manage", token=token)
     if request.method == "POST":
-        entries.registration_withdraw(registration=registration)
-        messages.success(
-            request,
-            _(
-                "Your registration is withdrawn and we have e-mailed you a confirmation. "
-                "You can enter again below."
-            ),
-        )
+        try:
+            participant_withdraw(registration=registration, by=WithdrawnBy.PLAYER)
+        except ChampionshipError as exc:
+            finished = registration.tournament.is_finished
+            messages.error(
+                request,
+                _("The tournament is finished: your registration stays as it was.")
+                if finished
+                else str(exc),
+            )
+        else:
+            messages.success(
+                request,
+                _("Your registration is withdrawn and we have e-mailed you a confirmation."),
+            )
         return redirect("registrations:manage", token=token)
     return render(
         request,
@@ -304,9 +318,12 @@ def reenter(request: HttpRequest, token: str) -> HttpResponse:
     except tokens.LinkError as error:
         return _link_error(request, error)
     try:
-        reg = entries.registration_reenter(registration=registration)
-    except entries.RegistrationClosed:
+        participant_reinstate(registration=registration, by=WithdrawnBy.PLAYER)
+        reg = registration
+    except RegistrationClosed:
         messages.error(request, _("Registration for this tournament is closed."))
+    except ChampionshipError as exc:
+        messages.error(request, str(exc))
     else:
         if reg.status == Registration.Status.WAITLISTED:
             messages.warning(

@@ -6,6 +6,9 @@ from .changes import tournament_changed
 from .entrants import (
     CheckIn,
     ImportReport,
+    Reinstatement,
+    Withdrawal,
+    WithdrawnBy,
     bye_cancel,
     bye_request,
     entrant_add,
@@ -20,12 +23,14 @@ from .entrants import (
     half_point_byes,
     last_paired_round,
     last_published_round,
+    participant_reinstate,
+    participant_withdraw,
     registration_check_in,
     same_name,
     total_rounds,
     withdraw_rounds,
 )
-from .errors import ChampionshipError
+from .errors import ChampionshipError, RegistrationClosed
 from .results import (
     ConcurrentEdit,
     ResultConflict,
@@ -62,6 +67,12 @@ from .tournaments import (
 __all__ = [
     "CheckIn",
     "ImportReport",
+    "Reinstatement",
+    "RegistrationClosed",
+    "Withdrawal",
+    "WithdrawnBy",
+    "participant_reinstate",
+    "participant_withdraw",
     "bye_cancel",
     "bye_request",
     "draft_problems",

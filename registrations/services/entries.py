@@ -14,16 +14,19 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from phonenumber_field.phonenumber import PhoneNumber
 
-from championship.models import Entrant, Tournament
-from championship.services import CheckIn
+from championship.models import Entrant, RegistrationState, Tournament
+from championship.services import CheckIn, WithdrawnBy, participant_reinstate, participant_withdraw
+from championship.services.errors import RegistrationClosed as _RegistrationClosed
 
 from ..models import MasterClassSignup, Registration
 from .outbox import outbox_enqueue
 from .waiting_list import tournament_places_fill, tournament_status_for_newcomer
 
-
-class RegistrationClosed(Exception):
-    """Registration for this tournament is closed (a user error)."""
+#: Registration for this tournament is closed (a user error): the one rule is
+#: ``Tournament.registration_state``, checked with the tournament's row locked, so a form shown
+#: while it was open and sent after it closed (or after the tournament started or finished)
+#: registers nobody.
+RegistrationClosed = _RegistrationClosed
 
 
 @dataclass(frozen=True)
@@ -53,7 +56,7 @@ def registration_create(
             if existing is not None:
                 outbox_enqueue(kind="registration_link", object_id=existing.pk)
                 return Outcome(existing, created=False)
-            if not locked.registration_is_open:
+            if locked.registration_state(now) != RegistrationState.OPEN:
                 raise RegistrationClosed
             tournament_places_fill(tournament_id=locked.pk)
             registration = Registration(
@@ -112,42 +115,28 @@ def registration_update(
 def registration_withdraw(
     *, registration: Registration, by_organiser: bool = False, now: datetime | None = None
 ) -> Registration:
-    """Withdraw (by the player, or by an organiser); the player gets a confirmation by e-mail
-    and a freed place goes to the first player on the waiting list (e-mailed too)."""
-    with transaction.atomic():
-        Tournament.objects.select_for_update().get(pk=registration.tournament_id)
-        reg = Registration.objects.select_for_update().get(pk=registration.pk)
-        if reg.status != Registration.Status.WITHDRAWN:
-            had_place = reg.status == Registration.Status.ENTERED
-            reg.status = Registration.Status.WITHDRAWN
-            reg.withdrawn_at = now or timezone.now()
-            reg.save(update_fields=["status", "withdrawn_at", "updated_at"])
-            outbox_enqueue(
-                kind="registration_withdrawn",
-                object_id=reg.pk,
-                params={"by_organiser": by_organiser, "had_place": had_place},
-            )
-            tournament_places_fill(tournament_id=reg.tournament_id)
-    return reg
+    """Withdraw through the one door (``championship.services.participant_withdraw``): the
+    registration and its entrant together, the e-mail, the waiting list."""
+    participant_withdraw(
+        registration=registration,
+        by=WithdrawnBy.ORGANISER if by_organiser else WithdrawnBy.PLAYER,
+        now=now,
+    )
+    return registration
 
 
 def registration_reenter(
-    *, registration: Registration, now: datetime | None = None
+    *, registration: Registration, by_organiser: bool = False, now: datetime | None = None
 ) -> Registration:
-    """A withdrawn player enters again: entered if a place is free and nobody waits, else at
-    the end of the waiting list."""
-    with transaction.atomic():
-        locked = Tournament.objects.select_for_update().get(pk=registration.tournament_id)
-        reg = Registration.objects.select_for_update().get(pk=registration.pk)
-        if reg.status == Registration.Status.WITHDRAWN:
-            if not locked.registration_is_open:
-                raise RegistrationClosed
-            tournament_places_fill(tournament_id=locked.pk)
-            reg.status = tournament_status_for_newcomer(tournament=locked)
-            reg.created_at = now or timezone.now()
-            reg.withdrawn_at = None
-            reg.save(update_fields=["status", "created_at", "withdrawn_at", "updated_at"])
-    return reg
+    """Enter again through the one door (``championship.services.participant_reinstate``):
+    entered if a place is free and nobody waits, else at the end of the waiting list; a player
+    needs registration to be open (``RegistrationClosed``)."""
+    participant_reinstate(
+        registration=registration,
+        by=WithdrawnBy.ORGANISER if by_organiser else WithdrawnBy.PLAYER,
+        now=now,
+    )
+    return registration
 
 
 def registration_check_in_toggle(*, registration: Registration) -> CheckIn:
