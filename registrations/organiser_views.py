@@ -21,6 +21,7 @@ from championship.models import Tournament
 from championship.services import (
     ChampionshipError,
     WithdrawnBy,
+    late_entry_from,
     participant_reinstate,
     participant_withdraw,
 )
@@ -93,6 +94,8 @@ def registration_list(request: HttpRequest, slug: str) -> HttpResponse:
             "query": query,
             "statuses": Registration.Status.choices,
             "counts": selectors.registration_counts(tournament=tournament),
+            # Checking in now makes a late entry from this round (None: not late).
+            "late_from": late_entry_from(tournament),
             "digest": DigestSubscription.objects.filter(user_id=request.user.pk).exists(),
         },
     )
@@ -142,7 +145,9 @@ def registration_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def check_in(request: HttpRequest, pk: int) -> HttpResponse:
     registration = get_object_or_404(Registration.objects.select_related("tournament"), pk=pk)
     try:
-        done = entries.registration_check_in_toggle(registration=registration)
+        done = entries.registration_check_in_toggle(
+            registration=registration, missed_rounds=request.POST.get("missed_rounds") or "Z"
+        )
     except ChampionshipError as exc:
         messages.error(request, str(exc))
     else:

@@ -6,6 +6,7 @@ from .changes import tournament_changed
 from .entrants import (
     CheckIn,
     ImportReport,
+    LateEntry,
     Reinstatement,
     Withdrawal,
     WithdrawnBy,
@@ -23,6 +24,7 @@ from .entrants import (
     half_point_byes,
     last_paired_round,
     last_published_round,
+    late_entry_from,
     participant_reinstate,
     participant_withdraw,
     registration_check_in,
@@ -67,6 +69,8 @@ from .tournaments import (
 __all__ = [
     "CheckIn",
     "ImportReport",
+    "LateEntry",
+    "late_entry_from",
     "Reinstatement",
     "RegistrationClosed",
     "Withdrawal",

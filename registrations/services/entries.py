@@ -139,16 +139,21 @@ def registration_reenter(
     return registration
 
 
-def registration_check_in_toggle(*, registration: Registration) -> CheckIn:
+def registration_check_in_toggle(
+    *, registration: Registration, missed_rounds: str = "Z"
+) -> CheckIn:
     """Check a registered player in, or undo it. Check-in is one fact, the tournament's
     (``Entrant.checked_in``, championship.services.registration_check_in): checking in here
-    makes or updates the player's entrant, and the list shows the same fact.
-    ``ChampionshipError`` says why it cannot be done (nothing changed)."""
+    makes or updates the player's entrant, and the list shows the same fact. After round 1
+    it is a late entry, whose missed rounds score as ``missed_rounds`` says ("Z" zero, "H"
+    half-point byes up to the tournament's cap). ``ChampionshipError`` says why it cannot be done (nothing changed)."""
     from championship.services import registration_check_in
 
     entrant = Entrant.objects.filter(registration=registration).first()
     now_in = entrant.checked_in if entrant is not None else False
-    result = registration_check_in(registration=registration, checked_in=not now_in)
+    result = registration_check_in(
+        registration=registration, checked_in=not now_in, missed_rounds=missed_rounds
+    )
     registration.refresh_from_db(fields=["checked_in_at", "updated_at"])
     return result
 
