@@ -181,18 +181,29 @@ def _context(t: Tournament, page: str, **extra: Any) -> dict[str, Any]:
 def overview(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(slug)
     rows = tables.top(t)
-    entrants = tables.marks(t).entrants
-    top = [{"row": r, "pk": entrants.get(r.number)} for r in rows]
-    return render(request, "championship/t_overview.html", _context(t, "overview", top=top))
+    marks = tables.marks(t)
+    top = [
+        {
+            "row": r,
+            "pk": marks.entrants.get(r.number),
+            "provisional": marks.provisional_points(r.number),
+        }
+        for r in rows
+    ]
+    return render(
+        request,
+        "championship/t_overview.html",
+        _context(
+            t, "overview", top=top, any_provisional=any(leader["provisional"] for leader in top)
+        ),
+    )
 
 
 @public_page
 def players(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(slug)
-    entrants = list(t.entrants.exclude(starting_number=None).order_by("starting_number"))
-    if not entrants:
-        entrants = list(t.entrants.order_by("name"))
-    return render(request, "championship/t_players.html", _context(t, "players", entrants=entrants))
+    field = selectors.tournament_field(t)
+    return render(request, "championship/t_players.html", _context(t, "players", field=field))
 
 
 @public_page
@@ -203,7 +214,9 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     rows = {r.number: r for r in tables.standings(t)}
     two = t.games_per_pairing == 2
     results = selectors.board_results(games)
-    provisional = tables.marks(t).provisional
+    marks = tables.marks(t)
+    provisional = marks.provisional
+    provisional_points = marks.provisional_points(entrant.starting_number)
     lines = []
     for b in games:
         if b.black_id is None:
@@ -245,6 +258,7 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             entrant=entrant,
             lines=lines,
             row=rows.get(entrant.starting_number),
+            row_provisional=provisional_points,
             any_provisional=any(line.get("provisional") for line in lines),
         ),
     )
@@ -284,7 +298,9 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     upto_n = int(upto) if upto and upto.isdigit() else None
     fmt = request.GET.get("format")
     if fmt in EXPORT_FORMATS:
-        return exports.standings(t, tables.standings(t, upto_n), fmt)
+        return exports.standings(
+            t, tables.standings(t, upto_n), fmt, marks=tables.marks(t), upto=upto_n
+        )
     two = t.games_per_pairing == 2
     body, empty = html_tables.standings_table(t, upto_n)
     provisional = tables.marks(t).provisional

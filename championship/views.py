@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from registrations.models import MasterClassSession, Registration
 
+from . import selectors
 from .models import Round, Tournament
 
 
@@ -46,14 +47,9 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(_with_counts(Tournament.objects.all()), slug=slug)
-    # Public list: names and clubs only, never e-mail or phone.
-    entrants = (
-        tournament.registrations.filter(
-            status=Registration.Status.ENTERED, email_confirmed_at__isnull=False
-        )
-        .order_by("name")
-        .values("name", "club")
-    )
+    # Who is in the tournament: one answer for the count and the list (names and clubs only,
+    # never e-mail or phone), the same as the public players page's.
+    field = selectors.tournament_field(tournament)
     rounds = list(
         tournament.round_set.filter(status=Round.Status.PUBLISHED)
         .order_by("number")
@@ -64,8 +60,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "championship/tournament_detail.html",
         {
             "tournament": tournament,
-            "entrants": entrants,
-            "players": tournament.entrants.count(),
+            "field": field,
             "full": _full(tournament),
             "last_round": rounds[-1] if rounds else None,
         },

@@ -471,6 +471,7 @@ def participant_withdraw(
                         tournament=t, status=Registration.Status.WAITLISTED
                     ).count()
             registration.status, registration.withdrawn_at = reg.status, reg.withdrawn_at
+        tournament_changed(t.pk)  # the public list of players (an UPDATE sends no signal)
     return result
 
 
@@ -528,6 +529,7 @@ def participant_reinstate(
             registration.status, registration.created_at = reg.status, reg.created_at
             registration.withdrawn_at = reg.withdrawn_at
             result.status = reg.status
+            tournament_changed(t.pk)
         if entrant is not None:
             entrant.refresh_from_db()
             if result.status in (None, Registration.Status.ENTERED):

@@ -16,6 +16,7 @@ from phonenumber_field.phonenumber import PhoneNumber
 
 from championship.models import Entrant, RegistrationState, Tournament
 from championship.services import CheckIn, WithdrawnBy, participant_reinstate, participant_withdraw
+from championship.services.changes import tournament_changed
 from championship.services.errors import RegistrationClosed as _RegistrationClosed
 
 from ..models import MasterClassSignup, Registration
@@ -88,6 +89,8 @@ def registration_confirm_email(*, registration: Registration, now: datetime | No
         pk=registration.pk, email_confirmed_at__isnull=True
     ).update(email_confirmed_at=now or timezone.now())
     registration.refresh_from_db()
+    if updated:  # a confirmed name is listed on the public pages (championship.selectors)
+        tournament_changed(registration.tournament_id)
     return bool(updated)
 
 

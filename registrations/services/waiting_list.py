@@ -30,6 +30,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from championship.models import Entrant, Tournament
+from championship.services.changes import tournament_changed
 
 from ..models import MasterClassSession, MasterClassSignup, Registration
 from .outbox import outbox_enqueue
@@ -74,6 +75,8 @@ def tournament_places_fill(*, tournament_id: int) -> list[Registration]:
         ):
             entrant.withdrawn_after = None
             entrant.save(update_fields=["withdrawn_after"])
+        if entered:  # the public list of players changes (championship.selectors)
+            tournament_changed(tournament.pk)
     return entered
 
 
