@@ -63,8 +63,38 @@ def organiser_home(request: HttpRequest) -> HttpResponse:
         {
             "tournaments": tournaments,
             "can_add": request.user.has_perm("championship.add_tournament"),
+            "any_demo": any(t.demo for t in tournaments),
         },
     )
+
+
+@organiser
+def demo_remove(request: HttpRequest) -> HttpResponse:
+    """Remove the demo data ``seed_demo`` made, after saying what it is (asks first)."""
+    from .services.demo import demo_data
+    from .services.demo import demo_remove as remove
+
+    if request.method == "POST" and _confirmed(request):
+        found = remove()
+        if found:
+            messages.success(
+                request,
+                _(
+                    "The demo data is removed: %(tournaments)s, %(registrations)d "
+                    "registration(s), %(sessions)d master-class session(s), %(signups)d "
+                    "sign-up(s)."
+                )
+                % {
+                    "tournaments": ", ".join(found.tournaments),
+                    "registrations": found.registrations,
+                    "sessions": found.sessions,
+                    "signups": found.signups,
+                },
+            )
+        else:
+            messages.info(request, _("There is no demo data."))
+        return redirect(f"{reverse('organiser_home')}?all=1")
+    return render(request, "championship/manage_demo_remove.html", {"found": demo_data()})
 
 
 # Settings ----------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ urlpatterns = [
     path("tournaments/<slug:slug>/", views.tournament_detail, name="tournament_detail"),
     path("manage/", organiser_setup.organiser_home, name="organiser_home"),
     path("manage/new/", organiser_setup.tournament_create, name="tournament_create"),
+    path("manage/demo/remove/", organiser_setup.demo_remove, name="demo_remove"),
     path("t/<slug:slug>/", include("championship.urls_tournament")),
     path("", include("games.urls")),
     path("", include("registrations.urls")),

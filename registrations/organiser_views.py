@@ -30,9 +30,9 @@ from common.permissions import organiser_required
 
 from . import selectors
 from .emails import KIND_LABELS
-from .forms import AnnouncementForm
+from .forms import AnnouncementForm, SessionForm
 from .models import DigestSubscription, MasterClassSession, MasterClassSignup, Registration
-from .services import announcements, entries
+from .services import announcements, entries, masterclass
 from .services.privacy import person_anonymise
 from .tables import (
     REGISTRATION_STATUS,
@@ -300,5 +300,81 @@ def person(request: HttpRequest) -> HttpResponse:
             "email": email,
             "found": found,
             "retention_days": settings.PERSONAL_DATA_RETENTION_DAYS,
+        },
+    )
+
+
+# --- Master-class sessions ---------------------------------------------------------------------
+def _session_page(
+    request: HttpRequest, form: SessionForm, session: MasterClassSession | None, status: int = 200
+) -> HttpResponse:
+    booked = (
+        MasterClassSignup.objects.filter(
+            session=session, status=MasterClassSignup.Status.BOOKED
+        ).count()
+        if session is not None
+        else 0
+    )
+    return render(
+        request,
+        "registrations/session_form.html",
+        {"form": form, "session": session, "booked": booked},
+        status=status,
+    )
+
+
+def _session_saved(
+    request: HttpRequest, form: SessionForm, session: MasterClassSession | None
+) -> HttpResponse:
+    """Save a posted session form through the service: its refusal next to the form (what
+    was typed is kept), else the overview with what happened."""
+    if not form.is_valid():
+        messages.error(request, _("The session was not saved: see the fields marked."))
+        return _session_page(request, form, session, status=400)
+    try:
+        done = masterclass.session_save(session=form.save(commit=False))
+    except masterclass.MasterClassError as exc:
+        form.add_error(None, str(exc))
+        return _session_page(request, form, session, status=400)
+    messages.success(request, done.message())
+    return redirect("registrations:overview")
+
+
+@organiser_required("registrations.add_masterclasssession")
+def session_create(request: HttpRequest) -> HttpResponse:
+    """A new master-class session (organisers, not the admin)."""
+    form = SessionForm(request.POST or None, initial={"language": get_language() or "en"})
+    if request.method == "POST":
+        return _session_saved(request, form, None)
+    return _session_page(request, form, None)
+
+
+@organiser_required("registrations.change_masterclasssession")
+def session_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    session = get_object_or_404(MasterClassSession, pk=pk)
+    form = SessionForm(request.POST or None, instance=session)
+    if request.method == "POST":
+        return _session_saved(request, form, MasterClassSession.objects.get(pk=pk))
+    return _session_page(request, form, session)
+
+
+@organiser_required("registrations.change_masterclasssession")
+def session_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    """Cancel a session (asks first, saying who is e-mailed; deleted when nobody signed up)."""
+    session = get_object_or_404(MasterClassSession.objects.with_counts(), pk=pk)
+    if request.method == "POST" and request.POST.get("confirm") == "yes":
+        try:
+            done = masterclass.session_cancel(session=session)
+        except masterclass.MasterClassError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, done.message())
+        return redirect("registrations:overview")
+    return render(
+        request,
+        "registrations/session_cancel.html",
+        {
+            "session": session,
+            "any_signup": MasterClassSignup.objects.filter(session=session).exists(),
         },
     )

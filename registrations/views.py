@@ -90,15 +90,20 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
         throttle.count_done(request, data["email"])
         signup_status = None
         if outcome.created and data.get("masterclass"):
-            signup, _created = masterclass.signup_create(
-                session=data["masterclass"],
-                name=data["name"],
-                email=data["email"],
-                phone=data["phone"],
-                language=data["language"],
-                registration=outcome.registration,
-            )
-            signup_status = signup.status
+            try:
+                signup, _created = masterclass.signup_create(
+                    session=data["masterclass"],
+                    name=data["name"],
+                    email=data["email"],
+                    phone=data["phone"],
+                    language=data["language"],
+                    experience=data["experience"],
+                    registration=outcome.registration,
+                )
+            except masterclass.MasterClassError as exc:  # e.g. the session began meanwhile
+                messages.warning(request, str(exc))
+            else:
+                signup_status = signup.status
         request.session["registration_done"] = {
             "id": outcome.registration.pk,
             "created": outcome.created,
@@ -364,7 +369,11 @@ def masterclass_signup(request: HttpRequest, pk: int) -> HttpResponse:
             "email": registration.email,
             "phone": registration.phone,
             "language": registration.language,
+            "experience": registration.experience,
         }
+    closed = masterclass.session_refusal(session=session)
+    if closed is not None:  # cancelled, or begun: no form to fill in
+        return render(request, "registrations/signup.html", {"session": session, "closed": closed})
     # The first sign-up of the registration just made in this browser, for its address: part
     # of that registration, already counted by the rate limit.
     offered = _offered_to(request) if request.method == "POST" else None
@@ -382,19 +391,24 @@ def masterclass_signup(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid() and not form.is_spam:
         data = form.cleaned_data
         throttle.check_email(request, data["email"])
-        signup, created = masterclass.signup_create(
-            session=session,
-            name=data["name"],
-            email=data["email"],
-            phone=data["phone"] or "",
-            language=data["language"],
-            registration=offered,
-        )
-        # The offer of the registration just made is part of it: one count for the address.
-        throttle.count_done(request, data["email"], same_registration=first_offer)
-        request.session["signup_done"] = {"id": signup.pk, "created": created}
-        return redirect("registrations:signup_done")
-    if request.method == "POST":
+        try:
+            signup, created = masterclass.signup_create(
+                session=session,
+                name=data["name"],
+                email=data["email"],
+                phone=data["phone"] or "",
+                language=data["language"],
+                experience=data["experience"],
+                registration=offered,
+            )
+        except masterclass.MasterClassError as exc:
+            form.add_error(None, str(exc))
+        else:
+            # The offer of the registration just made is part of it: one count for the address.
+            throttle.count_done(request, data["email"], same_registration=first_offer)
+            request.session["signup_done"] = {"id": signup.pk, "created": created}
+            return redirect("registrations:signup_done")
+    if request.method == "POST" and not form.non_field_errors():
         throttle.count_refused(request)
         if form.is_valid():  # the honeypot
             request.session["signup_done"] = {"spam": True}

@@ -1,4 +1,6 @@
-"""Demo data for a first look: ``python manage.py seed_demo`` (idempotent).
+"""Demo data for a first look: ``python manage.py seed_demo`` (idempotent). Its tournaments
+are marked ``demo``: ``python manage.py remove_demo``, or *Remove the demo data* on the
+organisers' pages, removes them with their registrations, sessions and sign-ups.
 
 A tournament open for registration, two master-class sessions (one of them full), a few
 registrations, and an organiser account (see README.md for its credentials).
@@ -121,6 +123,7 @@ class Command(BaseCommand):
                 rounds=options["rounds"],
                 seed=options["seed"],
             )
+            Tournament.objects.filter(pk=t.pk).update(demo=True)  # remove_demo removes it
             self.stdout.write(self.style.SUCCESS(f"Running Swiss ready at /t/{t.slug}/"))
             return
         self.seed_base(random_password=production)
@@ -128,6 +131,7 @@ class Command(BaseCommand):
             t = create_running_swiss(
                 slug="demo-swiss", players=24, rounds=5, name="Toronto Autumn Open (demo)"
             )
+            Tournament.objects.filter(pk=t.pk).update(demo=True)
             self.stdout.write(self.style.SUCCESS(f"Running Swiss ready at /t/{t.slug}/"))
             self.analyse_some(t)
 
@@ -157,6 +161,7 @@ class Command(BaseCommand):
                 "ends_on": start + timedelta(days=1),
                 "entry_cap": 64,
                 "registration_open": True,
+                "demo": True,  # what remove_demo (and the organisers' page) removes
                 "description": (
                     "The first city championship of Modern Nardy: cards instead of dice, "
                     "so the stronger player wins. 30 + 30 minutes per side."
