@@ -298,6 +298,7 @@ class SessionForm(forms.ModelForm):
         self.fields["seats"].min_value = 1
         self.fields["seats"].widget.attrs["min"] = 1
         tournament = self.fields["tournament"]
+        tournament.label_from_instance = lambda t: t.localized_name  # type: ignore[attr-defined]
         tournament.queryset = Tournament.objects.exclude(  # type: ignore[attr-defined]
             status=Tournament.Status.FINISHED
         ).order_by("-starts_on")
