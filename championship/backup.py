@@ -245,6 +245,7 @@ def export_tournament(t: Tournament) -> str:
                         "place",
                         "language",
                         "seats",
+                        "cancelled_at",
                     ],
                 ),
                 "signups": [
