@@ -47,7 +47,10 @@ class EntrantAdmin(admin.ModelAdmin):
     list_filter = ["tournament", "checked_in"]
     search_fields = ["name", "club"]
     # Who an entrant is changes through the organisers' merges and splits (logged, undoable).
-    readonly_fields = ["person"]
+    # Check-in, a late entry's round and a withdrawal are each one fact with one door, the
+    # organisers' entrants page (``services.entrant_check_in``, ``participant_withdraw``): the
+    # registration, the waiting list, the e-mail and the byes of missed rounds follow there.
+    readonly_fields = ["person", "checked_in", "joined_round", "withdrawn_after"]
 
 
 class BoardInline(admin.TabularInline):

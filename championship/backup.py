@@ -257,6 +257,7 @@ def export_tournament(t: Tournament) -> str:
                         "place",
                         "language",
                         "seats",
+                        "cancelled_at",
                     ],
                 ),
                 "signups": [

@@ -12,15 +12,26 @@ from django.utils.translation import gettext as _
 from common.exports import Sheet, export_response
 from common.responses import text_download
 
+from .labels import PROVISIONAL
 from .models import Tournament
 from .pairing import TIEBREAKS, TournamentData, TrfHeader, write_trf
+from .selectors import Marks
 
 TB = {t.key: t for t in TIEBREAKS}
 
 
-def standings(t: Tournament, rows: list[Any], fmt: str) -> HttpResponse:
-    """The standings as a spreadsheet (formula-safe, typed cells: common.exports)."""
+def standings(
+    t: Tournament,
+    rows: list[Any],
+    fmt: str,
+    *,
+    marks: Marks | None = None,
+    upto: int | None = None,
+) -> HttpResponse:
+    """The standings as a spreadsheet (formula-safe, typed cells: common.exports). While some
+    points include a provisional result, a last column marks them † (as the pages do)."""
     cols = [TB[k] for k in t.tiebreak_order if k in TB]
+    marked = marks is not None and any(marks.provisional_points(r.number, upto) for r in rows)
     headers = [
         _("Rank"),
         _("No."),
@@ -34,6 +45,7 @@ def standings(t: Tournament, rows: list[Any], fmt: str) -> HttpResponse:
         _("Lost on time"),
         _("Unplayed"),
         *[c.abbreviation for c in cols],
+        *([_("Includes a provisional result")] if marked else []),
     ]
     body = [
         [
@@ -49,6 +61,11 @@ def standings(t: Tournament, rows: list[Any], fmt: str) -> HttpResponse:
             r.time_losses,
             r.unplayed,
             *[r.tiebreaks.get(c.key, 0) for c in cols],
+            *(
+                [PROVISIONAL if marks.provisional_points(r.number, upto) else ""]  # type: ignore[union-attr]
+                if marked
+                else []
+            ),
         ]
         for r in rows
     ]

@@ -41,8 +41,10 @@ def _player_url(t: Tournament) -> str:
     return reverse("championship:player", args=[t.slug, 0]).replace("/0/", "/{}/")
 
 
-def _provisional(rounds: set[int] | None, upto: int | None = None) -> str:
-    if not rounds or (upto is not None and min(rounds) > upto):
+def points_mark(marks: Marks, number: int | None, upto: int | None = None) -> str:
+    """The † beside points that include a provisional result (``Marks.provisional_points``),
+    or nothing: the same mark in every table that shows points."""
+    if not marks.provisional_points(number, upto):
         return ""
     title = escape(_("includes a provisional result"))
     return f' <span class="prov" title="{title}">{PROVISIONAL}</span>'
@@ -60,9 +62,6 @@ def standings_body(
     marks = marks or Marks()
     num = points_writer()
     url = _player_url(t) if t is not None else ""
-    provisional: dict[int, set[int]] = {}
-    for rnd, sno in marks.provisional:
-        provisional.setdefault(sno, set()).add(rnd)
     out = []
     for r in rows:
         club = f' <span class="text-muted small">{escape(r.club)}</span>' if r.club else ""
@@ -70,7 +69,7 @@ def standings_body(
         tbs = "".join(f'<td class="num">{num(r.tiebreaks.get(c.key, 0))}</td>' for c in cols)
         if game_points:
             tbs = f'<td class="num">{num(r.game_points or 0)}</td>' + tbs
-        mark = _provisional(provisional.get(r.number), upto)
+        mark = points_mark(marks, r.number, upto)
         out.append(
             f'<tr><td class="c-rank">{"=" if r.shared else ""}{r.rank}</td>'
             f'<td class="c-name">{name}{club}</td>'
@@ -148,7 +147,8 @@ def crosstable_table(t: Tournament) -> SafeString:
         out.append(
             f'<tr><td class="c-rank">{x.row.rank}</td>'
             f'<td class="name c-name">{_name(t, number, x.row.name, marks, player_url)}</td>'
-            f'<td class="c-pts"><strong>{num(x.row.points)}</strong></td>'
+            f'<td class="c-pts"><strong>{num(x.row.points)}</strong>'
+            f"{points_mark(marks, number)}</td>"
             f'<td class="c-rating">{_rating_cell(ratings.rows.get(entrant) if entrant else None)}</td>'
             f"{cells}</tr>"
         )
@@ -186,15 +186,20 @@ def pairings_table(t: Tournament, number: int) -> tuple[SafeString, bool]:
     white, black = escape(_("White")), escape(_("Black"))
     prov_title = escape(_("provisional: awaiting confirmation"))
     any_provisional = False
+    marks = tables.marks(t)
 
     def side(p: selectors.PairingSide) -> tuple[str, str, str, str]:
-        """(number, linked name, rating, points before) cells' contents."""
+        """(number, linked name, rating, points before) cells' contents; the points before
+        the round marked † when they include a provisional result of an earlier round."""
+        nonlocal any_provisional
         name = f'<a href="{player_url.format(p.pk)}">{escape(p.name)}</a>'
+        mark = points_mark(marks, p.number, number - 1)
+        any_provisional = any_provisional or bool(mark)
         return (
             str(p.number or ""),
             name,
             str(p.rating or ""),
-            num(before.get(p.number or 0, "")),
+            num(before.get(p.number or 0, "")) + mark,
         )
 
     out = []

@@ -180,8 +180,10 @@ def absent_for_round(t: Tournament, entrants: list[Entrant], number: int) -> dic
         for rb in RequestedBye.objects.filter(entrant__tournament=t, round_number=number)
     }
     for e in entrants:
-        if e.withdrawn_after is not None and e.withdrawn_after < number or e.joined_round > number:
+        if e.withdrawn_after is not None and e.withdrawn_after < number:
             out[e.pk] = "Z"
-        elif e.pk in requested:
+        elif e.pk in requested:  # a late entry's half-point bye for a round before it joins
             out[e.pk] = requested[e.pk]
+        elif e.joined_round > number:
+            out[e.pk] = "Z"
     return out

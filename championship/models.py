@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -76,6 +77,16 @@ def validate_time_zone(value: str) -> None:
         ) from None
 
 
+class RegistrationState(models.TextChoices):
+    """Where a tournament's registration stands (``Tournament.registration_state``)."""
+
+    OPEN = "open", _("Registration open")
+    NOT_YET = "not_yet", _("Registration not open yet")
+    CLOSED = "closed", _("Registration closed")
+    STARTED = "started", _("Under way")
+    FINISHED = "finished", _("Final")
+
+
 class Tournament(models.Model):
     name = SingleLineCharField(_("name"), max_length=200)
     name_ru = SingleLineCharField(
@@ -118,7 +129,10 @@ class Tournament(models.Model):
         _("registration closes on"),
         null=True,
         blank=True,
-        help_text=_("The last day players can register. Empty: until the first day."),
+        help_text=_(
+            "The last day players can register (in the tournament's time zone). Empty: until "
+            "the first day. Registration closes anyway once round 1 is paired."
+        ),
     )
     #: Every time a person reads (schedules, e-mails, calendar files, the hall) is in this zone;
     #: the database stores aware datetimes (UTC). ``RoundStart`` holds the round times.
@@ -229,6 +243,9 @@ class Tournament(models.Model):
         _("results need a second organiser's confirmation"), default=False
     )
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    #: Made by ``seed_demo`` (with its registrations, sessions and sign-ups): what an organiser
+    #: removes with *Remove the demo data* (``remove_demo``); nothing else is ever removed.
+    demo = models.BooleanField(_("demo data"), default=False, editable=False)
     #: Bumped on every change of a result or a round: the key of cached public pages.
     version = models.PositiveIntegerField(default=0, editable=False)
 
@@ -269,6 +286,14 @@ class Tournament(models.Model):
             and self.registration_closes_on < self.registration_opens_on
         ):
             errors["registration_closes_on"] = _("Registration cannot close before it opens.")
+        elif (
+            self.registration_closes_on
+            and self.ends_on
+            and self.registration_closes_on > self.ends_on
+        ):
+            errors["registration_closes_on"] = _(
+                "Registration cannot close after the last day of the tournament."
+            )
         if (
             self.check_in_opens_minutes is not None
             and self.check_in_closes_minutes is not None
@@ -290,17 +315,43 @@ class Tournament(models.Model):
     def is_finished(self) -> bool:
         return self.status == self.Status.FINISHED
 
-    @property
-    def registration_is_open(self) -> bool:
-        """Open now: the switch is on and today is within the registration dates."""
+    def local_today(self, now: datetime | None = None) -> date:
+        """Today in the tournament's time zone (the venue's calendar day)."""
         from django.utils import timezone
 
+        try:
+            zone = ZoneInfo(self.time_zone)
+        except (ZoneInfoNotFoundError, ValueError):
+            zone = timezone.get_current_timezone()
+        return timezone.localtime(now or timezone.now(), zone).date()
+
+    @property
+    def registration_last_day(self) -> date:
+        """The last day players can register: the close date, else the first day."""
+        return self.registration_closes_on or self.starts_on
+
+    def registration_state(self, now: datetime | None = None) -> str:
+        """The one rule of "registration is open", read by every page, form, service and
+        e-mail (a ``RegistrationState`` value). Open while the switch is on, the tournament has
+        not started (round 1 not paired) nor finished, and today — in the tournament's time
+        zone — is between the opening day and the last day (``registration_last_day``)."""
+        if self.status == self.Status.FINISHED:
+            return RegistrationState.FINISHED
+        if self.status == self.Status.RUNNING:
+            return RegistrationState.STARTED
         if not self.registration_open:
-            return False
-        today = timezone.localdate()
+            return RegistrationState.CLOSED
+        today = self.local_today(now)
         if self.registration_opens_on and today < self.registration_opens_on:
-            return False
-        return not (self.registration_closes_on and today > self.registration_closes_on)
+            return RegistrationState.NOT_YET
+        if today > self.registration_last_day:
+            return RegistrationState.CLOSED
+        return RegistrationState.OPEN
+
+    @property
+    def registration_is_open(self) -> bool:
+        """Open now (``registration_state``)."""
+        return self.registration_state() == RegistrationState.OPEN
 
     @property
     def localized_name(self) -> str:

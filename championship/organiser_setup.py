@@ -6,19 +6,23 @@ posting ``confirm=yes``); a refused one changes nothing."""
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from common.converters import posted_id
 from common.permissions import organiser_required
 
-from . import forms, services
+from . import forms, selectors, services
 from .models import Entrant, ForbiddenPair, RequestedBye, Round, Tournament
 
 PERM = "championship.change_tournament"
@@ -56,6 +60,7 @@ def organiser_home(request: HttpRequest) -> HttpResponse:
         {
             "tournaments": tournaments,
             "can_add": request.user.has_perm("championship.add_tournament"),
+            "any_demo": any(t.demo for t in tournaments),
         },
     )
 
@@ -170,6 +175,37 @@ def _finish_page(request: HttpRequest, t: Tournament, *, reopen: bool = False) -
 # Entrants ----------------------------------------------------------------------------------
 
 
+def _search_words(text: str) -> list[str]:
+    """The words of a text as the entrants search compares them: any script, any case,
+    accents aside (the same as static/js/checkin.js does as one types)."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+    return [w for w in re.split(r"[\s\-'’.,()]+", plain) if w]
+
+
+def _matches(query: list[str], text: str) -> bool:
+    """Every word of the query begins a word of the text, in any order."""
+    own = _search_words(text)
+    return all(any(o.startswith(w) for o in own) for w in query)
+
+
+def _not_imported(t: Tournament) -> int:
+    """Entered registrations not among the entrants yet (the registrations app tells)."""
+    registered = selectors.registered_not_entered(t)
+    return len(registered.confirmed) + registered.unconfirmed
+
+
+def _check_in_counts(t: Tournament, entrants: list[Entrant]) -> dict[str, int]:
+    """Checked in of expected (the entrants not withdrawn), and the entered registrations not
+    yet among the entrants (one query)."""
+    active = [e for e in entrants if e.withdrawn_after is None]
+    return {
+        "checked_in": sum(1 for e in active if e.checked_in),
+        "expected": len(active),
+        "not_imported": _not_imported(t),
+    }
+
+
 def _entrants_page(
     request: HttpRequest, t: Tournament, add_form: Any = None, status: int = 200, **extra: Any
 ) -> HttpResponse:
@@ -186,18 +222,74 @@ def _entrants_page(
     ) | set(Round.objects.filter(tournament=t).values_list("boards__black_id", flat=True))
     for e in entrants:
         e.paired = e.pk in paired  # type: ignore[attr-defined]
+    counts = _check_in_counts(t, entrants)
+    query = request.GET.get("q", "").strip()[:100]
+    shown = entrants
+    if query:  # without JavaScript the search is a GET form; with it, the list filters itself
+        words = _search_words(query)
+        shown = [
+            e for e in entrants if _matches(words, f"{e.starting_number or ''} {e.name} {e.club}")
+        ]
     return render(
         request,
         "championship/manage_entrants.html",
         {
             "tournament": t,
-            "entrants": entrants,
+            "entrants": shown,
+            "total": len(entrants),
+            "query": query,
             "add_form": add_form or forms.EntrantAddForm(),
             "rounds_paired": services.last_paired_round(t),
+            "late_from": services.late_entry_from(t),
             "stale": services.stale_draft(t),
+            **counts,
             **extra,
         },
         status=status,
+    )
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    """A check-in sent by the page's script (static/js/checkin.js), which updates the row in
+    place; a plain form post gets a redirect instead."""
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _check_in_answer(
+    request: HttpRequest, t: Tournament, entrant: Entrant | None, text: str, ok: bool
+) -> JsonResponse:
+    """The in-page check-in's answer: what happened, the row as it is now, the counts."""
+    t.refresh_from_db()
+    entrants = list(t.entrants.all())
+    row = ""
+    if entrant is not None:
+        entrant.refresh_from_db()
+        entrant.duplicate = len(services.same_name(t, entrant.name)) > 1  # type: ignore[attr-defined]
+        entrant.paired = (  # type: ignore[attr-defined]
+            Round.objects.filter(tournament=t)
+            .filter(Q(boards__white=entrant) | Q(boards__black=entrant))
+            .exists()
+        )
+        row = render_to_string(
+            "championship/_entrant_row.html",
+            {"e": entrant, "tournament": t, "late_from": services.late_entry_from(t)},
+            request=request,
+        )
+    stale = services.stale_draft(t)
+    return JsonResponse(
+        {
+            "ok": ok,
+            "message": text,
+            "row": row,
+            "stale_text": (
+                _("The draft of round %(n)d no longer fits the field (%(why)s): pair it again.")
+                % {"n": stale[0].number, "why": " ".join(stale[1])}
+                if stale is not None
+                else ""
+            ),
+            **_check_in_counts(t, entrants),
+        },
+        status=200 if ok else 400,
     )
 
 
@@ -205,9 +297,10 @@ def entrant_action(request: HttpRequest, t: Tournament, next_url: str) -> HttpRe
     """The entrants' POST actions (from the entrants page, or the dashboard's old forms)."""
     action = request.POST.get("action")
     if t.is_finished and action in ("import", "add", "check_in", "check_out", "unwithdraw", "bye"):
-        messages.error(
-            request, _("The tournament is finished: reopen it first to change anything.")
-        )
+        text = _("The tournament is finished: reopen it first to change anything.")
+        if _wants_json(request):
+            return _check_in_answer(request, t, None, text, ok=False)
+        messages.error(request, text)
         return redirect(next_url)
     try:
         if action == "add":
@@ -239,18 +332,18 @@ def entrant_action(request: HttpRequest, t: Tournament, next_url: str) -> HttpRe
                 joined_round=data["joined_round"] or 1,
                 missed_rounds=data["missed_rounds"] or "Z",
             )
-            if entrant.starting_number is not None:
-                messages.success(
-                    request,
-                    _("%(name)s added as a late entry: paired from round %(n)d on.")
-                    % {"name": entrant.name, "n": entrant.joined_round},
-                )
+            late = getattr(entrant, "late", None)
+            if late is not None:
+                messages.success(request, late.message(entrant.name))
             else:
                 messages.success(request, _("%(name)s added.") % {"name": entrant.name})
         elif action in ("check_in", "check_out", "unwithdraw", "withdraw", "delete"):
             form = forms.EntrantForm(request.POST, tournament=t)
             if not form.is_valid():
-                messages.error(request, _("Choose an entrant of this tournament."))
+                text = _("Choose an entrant of this tournament.")
+                if _wants_json(request):
+                    return _check_in_answer(request, t, None, text, ok=False)
+                messages.error(request, text)
                 return redirect(next_url)
             entrant = form.cleaned_data["entrant"]
             if action == "withdraw":
@@ -258,15 +351,12 @@ def entrant_action(request: HttpRequest, t: Tournament, next_url: str) -> HttpRe
             if action == "delete":
                 return redirect("championship:entrant_delete", slug=t.slug, pk=entrant.pk)
             if action == "unwithdraw":
-                services.entrant_unwithdraw(entrant=entrant)
-                messages.success(
-                    request,
-                    _("%(name)s is back in the tournament: paired again from the next round.")
-                    % {"name": entrant.name},
+                back = services.participant_reinstate(
+                    entrant=entrant, by=services.WithdrawnBy.ORGANISER
                 )
+                messages.success(request, back.message())
             else:
-                done = services.entrant_check_in(entrant=entrant, checked_in=action == "check_in")
-                messages.success(request, done.message())
+                return _check_in(request, t, entrant, action == "check_in", next_url)
         elif action == "bye":
             bye_form = forms.ByeRequestForm(request.POST, tournament=t)
             if not bye_form.is_valid():
@@ -287,6 +377,29 @@ def entrant_action(request: HttpRequest, t: Tournament, next_url: str) -> HttpRe
         messages.error(request, str(exc))
     _say_if_stale(request, t)
     return redirect(next_url)
+
+
+def _check_in(
+    request: HttpRequest, t: Tournament, entrant: Entrant, checked_in: bool, next_url: str
+) -> HttpResponse:
+    """Check in (or undo): in place for the page's script (JSON), else back to the same
+    player on the page (its anchor)."""
+    try:
+        done = services.entrant_check_in(
+            entrant=entrant,
+            checked_in=checked_in,
+            missed_rounds=request.POST.get("missed_rounds") or "Z",
+        )
+    except services.ChampionshipError as exc:
+        if _wants_json(request):
+            return _check_in_answer(request, t, entrant, str(exc), ok=False)
+        messages.error(request, str(exc))
+    else:
+        if _wants_json(request):
+            return _check_in_answer(request, t, entrant, done.message(), ok=True)
+        messages.success(request, done.message())
+        _say_if_stale(request, t)
+    return redirect(f"{next_url}#entrant-{entrant.pk}")
 
 
 def _say_if_stale(request: HttpRequest, t: Tournament) -> None:
@@ -321,7 +434,7 @@ def entrants(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _entrant(t: Tournament, pk: int) -> Entrant:
-    return get_object_or_404(Entrant, tournament=t, pk=pk)
+    return get_object_or_404(Entrant.objects.select_related("registration"), tournament=t, pk=pk)
 
 
 @organiser
@@ -386,19 +499,17 @@ def entrant_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             status = 400
         elif _confirmed(request):
             try:
-                services.entrant_withdraw(entrant=e, after=form.cleaned_data["after"])
+                done = services.participant_withdraw(
+                    entrant=e, after=form.cleaned_data["after"], by=services.WithdrawnBy.ORGANISER
+                )
             except services.ChampionshipError as exc:
                 messages.error(request, str(exc))
                 status = 400
             else:
-                after = form.cleaned_data["after"]
-                if after == 0:
-                    text = _("%(name)s is withdrawn before round 1: never paired.")
-                else:
-                    text = _("%(name)s is withdrawn after round %(n)d: not paired in later rounds.")
-                messages.success(request, text % {"name": e.name, "n": after})
+                messages.success(request, done.message())
                 _say_if_stale(request, t)
                 return redirect("championship:entrants", slug=slug)
+    registration = e.registration
     return render(
         request,
         "championship/manage_withdraw.html",
@@ -407,6 +518,11 @@ def entrant_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "entrant": e,
             "form": form,
             "draft": t.round_set.filter(status=Round.Status.DRAFT).first(),
+            "registration": registration,
+            "started": t.status != Tournament.Status.REGISTRATION,
+            "waiting": (
+                selectors.registered_not_entered(t).waiting if registration is not None else 0
+            ),
         },
         status=status,
     )

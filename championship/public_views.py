@@ -182,8 +182,15 @@ def _context(t: Tournament, page: str, **extra: Any) -> dict[str, Any]:
 def overview(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(slug)
     rows = tables.top(t)
-    entrants = tables.marks(t).entrants
-    top = [{"row": r, "pk": entrants.get(r.number)} for r in rows]
+    marks = tables.marks(t)
+    top = [
+        {
+            "row": r,
+            "pk": marks.entrants.get(r.number),
+            "provisional": marks.provisional_points(r.number),
+        }
+        for r in rows
+    ]
     # The schedule is the same for every visitor (no "now" in it: the page is kept under the
     # tournament's version; the countdown is the browser's, static/js/countdown.js).
     schedule = selectors.schedule_rows(t)
@@ -194,6 +201,7 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
             t,
             "overview",
             top=top,
+            any_provisional=any(leader["provisional"] for leader in top),
             schedule=schedule,
             check_in_times=selectors.check_in_times(t, schedule),
         ),
@@ -203,10 +211,8 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
 @public_page
 def players(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(slug)
-    entrants = list(t.entrants.exclude(starting_number=None).order_by("starting_number"))
-    if not entrants:
-        entrants = list(t.entrants.order_by("name"))
-    return render(request, "championship/t_players.html", _context(t, "players", entrants=entrants))
+    field = selectors.tournament_field(t)
+    return render(request, "championship/t_players.html", _context(t, "players", field=field))
 
 
 @public_page
@@ -224,6 +230,7 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             entrant=entrant,
             lines=lines,
             row=rows.get(entrant.starting_number),
+            row_provisional=tables.marks(t).provisional_points(entrant.starting_number),
             any_provisional=any(line.get("provisional") for line in lines),
         ),
     )
@@ -307,7 +314,9 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     upto_n = int_or_none(request.GET.get("round"))
     fmt = request.GET.get("format")
     if fmt in EXPORT_FORMATS:
-        return exports.standings(t, tables.standings(t, upto_n), fmt)
+        return exports.standings(
+            t, tables.standings(t, upto_n), fmt, marks=tables.marks(t), upto=upto_n
+        )
     two = t.games_per_pairing == 2
     body, empty = html_tables.standings_table(t, upto_n)
     provisional = tables.marks(t).provisional

@@ -4,8 +4,10 @@ version."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from django.db import connection
@@ -36,6 +38,99 @@ def tournament_key(slug: str) -> TournamentKey | None:
 def published_data(t: Tournament) -> TournamentData:
     """The tournament as plain data, published rounds only."""
     return manager.tournament_data(t, published_only=True)
+
+
+@dataclass(frozen=True)
+class Participant:
+    """One player in the tournament as the public pages list them (names and clubs only)."""
+
+    name: str
+    club: str
+    number: int | None = None
+    #: The entrant's id (its page), None for a registration not yet among the entrants.
+    entrant: int | None = None
+    #: After which round they withdrew (0: before round 1), None if they play.
+    withdrawn_after: int | None = None
+    rating: int | None = None
+
+
+@dataclass(frozen=True)
+class Field:
+    """Who is in the tournament: the one answer the count and the list of every public page
+    take (``tournament_field``)."""
+
+    players: list[Participant]
+    #: Entered registrations not listed because their e-mail is not confirmed yet (and the
+    #: organisers have not made them entrants): they hold a place but are not shown.
+    unconfirmed: int = 0
+
+    @property
+    def count(self) -> int:
+        """Players in the tournament: those listed who have not withdrawn."""
+        return sum(1 for p in self.players if p.withdrawn_after is None)
+
+
+@dataclass(frozen=True)
+class Registered:
+    """A tournament's registrations not (yet) among its entrants, as the registrations app
+    tells them (names and clubs only)."""
+
+    #: (name, club) of the entered registrations whose e-mail is confirmed.
+    confirmed: list[tuple[str, str]] = field(default_factory=list)
+    #: Entered registrations whose e-mail is not confirmed: they hold a place, unnamed.
+    unconfirmed: int = 0
+    #: Registrations on the waiting list.
+    waiting: int = 0
+
+
+#: The registrations app is a layer above the championship, which imports nothing of it: it
+#: installs its reader of a tournament's registrations when it is ready
+#: (``registered_reader_install``), as it installs the door of withdrawals.
+_REGISTERED: list[Callable[[Tournament], Registered]] = []
+
+
+def registered_reader_install(reader: Callable[[Tournament], Registered]) -> None:
+    _REGISTERED[:] = [reader]
+
+
+def registered_not_entered(t: Tournament) -> Registered:
+    """The tournament's registrations not among its entrants (one query; none without the
+    registrations app)."""
+    return _REGISTERED[0](t) if _REGISTERED else Registered()
+
+
+def tournament_field(t: Tournament) -> Field:
+    """Who is in the tournament (two queries, whatever the field's size):
+
+    - once round 1 is paired, the entrants with a starting number (those who withdrew
+      marked, their results stand);
+    - before, every entrant — a walk-in added by the organisers, or a registration they
+      made an entrant, confirmed e-mail or not: they vouch for them — and every entered
+      registration not among the entrants yet whose e-mail is confirmed (an address nobody
+      confirmed puts no name on a public page); those withdrawn before round 1 are left out.
+    """
+    started = t.status != Tournament.Status.REGISTRATION
+    entrants = t.entrants.all()
+    if started:
+        entrants = entrants.exclude(starting_number=None)
+    else:
+        entrants = entrants.exclude(withdrawn_after=0)
+    players = [
+        Participant(name, club, number, pk, withdrawn, rating)
+        for pk, name, club, number, withdrawn, rating in entrants.values_list(
+            "pk", "name", "club", "starting_number", "withdrawn_after", "rating"
+        )
+    ]
+    unconfirmed = 0
+    if not started:
+        registered = registered_not_entered(t)
+        players += [Participant(name, club) for name, club in registered.confirmed]
+        unconfirmed = registered.unconfirmed
+    if started:
+        players.sort(key=lambda p: p.number or 0)
+    else:
+        players.sort(key=lambda p: (p.number is None, p.number or 0, p.name.casefold()))
+    return Field(players, unconfirmed)
 
 
 def round_dates(t: Tournament) -> dict[int, date]:
@@ -157,6 +252,22 @@ class Marks:
     entrants: dict[int, int] = field(default_factory=dict)
     withdrawn: dict[int, int] = field(default_factory=dict)
     provisional: set[tuple[int, int]] = field(default_factory=set)
+
+    def provisional_points(self, number: int | None, upto: int | None = None) -> bool:
+        """Do the points of starting number ``number`` after round ``upto`` (None: all
+        rounds so far) include a provisional result? The one rule of the † beside points,
+        wherever points are shown (standings, crosstable, overview, a player's page, the
+        pairings' points before a round)."""
+        first = self.first_provisional.get(number) if number is not None else None
+        return first is not None and (upto is None or first <= upto)
+
+    @cached_property
+    def first_provisional(self) -> dict[int, int]:
+        """Starting number → the first round with a provisional result of theirs."""
+        first: dict[int, int] = {}
+        for rnd, sno in self.provisional:
+            first[sno] = min(rnd, first.get(sno, rnd))
+        return first
 
 
 def marks(t: Tournament) -> Marks:

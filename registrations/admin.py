@@ -1,7 +1,12 @@
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.http import HttpRequest
+
+from championship.services import (
+    ChampionshipError,
+    WithdrawnBy,
+)
 
 from .models import (
     Announcement,
@@ -11,7 +16,7 @@ from .models import (
     OutboundEmail,
     Registration,
 )
-from .services import entries
+from .services.participation import participant_reinstate, participant_withdraw
 
 
 # Saving or deleting here (a status, a cap, seats) fills freed places from the waiting list:
@@ -41,20 +46,28 @@ class RegistrationAdmin(admin.ModelAdmin):
     ]
 
     def save_model(self, request: HttpRequest, obj: Registration, form: Any, change: bool) -> None:
-        """Setting the status to withdrawn here is an organiser's withdrawal, as on the
-        organisers' pages: the time is noted, the player is e-mailed and the place goes to the
-        waiting list (``entries.registration_withdraw``)."""
-        withdrawing = (
-            change
-            and obj.status == Registration.Status.WITHDRAWN
-            and form.initial.get("status") != Registration.Status.WITHDRAWN
-        )
-        if withdrawing:
-            obj.status = form.initial["status"]
+        """Setting the status to withdrawn here, or from withdrawn back, is an organiser's
+        withdrawal or return, as on the organisers' pages: the same door
+        (``services.participation.participant_withdraw`` / ``participant_reinstate``) — the
+        entrant follows, the player is e-mailed, the place goes to the waiting list. A refusal
+        (a finished tournament) is said and the status is left as it was."""
+        before = form.initial.get("status") if change else None
+        withdrawn = Registration.Status.WITHDRAWN
+        door = None
+        if change and obj.status == withdrawn and before != withdrawn:
+            door = participant_withdraw
+        elif change and before == withdrawn and obj.status != withdrawn:
+            door = participant_reinstate
+        if door is not None:
+            obj.status = before
         super().save_model(request, obj, form, change)
-        if withdrawing:
-            withdrawn = entries.registration_withdraw(registration=obj, by_organiser=True)
-            obj.status, obj.withdrawn_at = withdrawn.status, withdrawn.withdrawn_at
+        if door is not None:
+            try:
+                done = door(registration=obj, by=WithdrawnBy.ORGANISER)
+            except ChampionshipError as exc:
+                messages.error(request, str(exc))
+            else:
+                messages.info(request, done.message())
 
 
 class SignupInline(admin.TabularInline):

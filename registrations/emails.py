@@ -116,6 +116,7 @@ def _registration(kind: str, object_id: int, params: dict[str, object]) -> Draft
         "organiser": organiser_contact(),
         "by_organiser": bool(params.get("by_organiser")),
         "had_place": bool(params.get("had_place")),
+        "started": bool(params.get("started")),
         "asked": bool(params.get("asked")),
         **registration_links(reg),
     }
@@ -265,6 +266,10 @@ def _signup(kind: str, object_id: int, params: dict[str, object]) -> Draft | Non
         "signup_promoted": lambda: gettext("Master class: a seat is free for you at %(title)s"),
         "signup_reminder": lambda: gettext("Master class tomorrow: %(title)s"),
         "signup_cancelled": lambda: gettext("Master class: %(title)s, cancelled"),
+        "signup_changed": lambda: gettext("Master class: %(title)s, new time or place"),
+        "signup_session_cancelled": lambda: gettext(
+            "Master class: %(title)s is cancelled by the organisers"
+        ),
     }
     draft = Draft(
         to=signup.email,
@@ -281,7 +286,7 @@ def _signup(kind: str, object_id: int, params: dict[str, object]) -> Draft | Non
         },
     )
     booked = signup.status == MasterClassSignup.Status.BOOKED
-    if booked and kind in ("signup_confirm", "signup_link", "signup_promoted"):
+    if booked and kind in ("signup_confirm", "signup_link", "signup_promoted", "signup_changed"):
         draft.ics = (
             "master-class.ics",
             lambda: calendar.signup_ics(
@@ -327,6 +332,8 @@ KIND_LABELS = {
     "signup_promoted": gettext_lazy("Master class: a seat is free"),
     "signup_reminder": gettext_lazy("Master class: reminder"),
     "signup_cancelled": gettext_lazy("Master class: cancelled"),
+    "signup_changed": gettext_lazy("Master class: new time or place"),
+    "signup_session_cancelled": gettext_lazy("Master class: session cancelled"),
     "organiser_digest": gettext_lazy("Daily digest"),
     "pairing_published": gettext_lazy("Pairing: a round is published"),
     "pairing_changed": gettext_lazy("Pairing: changed"),
@@ -344,6 +351,8 @@ BUILDERS: dict[str, Callable[[str, int, dict[str, object]], Draft | None]] = {
     "signup_promoted": _signup,
     "signup_reminder": _signup,
     "signup_cancelled": _signup,
+    "signup_changed": _signup,
+    "signup_session_cancelled": _signup,
     "organiser_digest": _digest,
     "pairing_published": _pairing,
     "pairing_changed": _pairing,

@@ -16,6 +16,7 @@ from phonenumber_field.formfields import PhoneNumberField
 
 from . import dates
 from .models import LANGUAGE_CHOICES, Announcement, Experience, MasterClassSession
+from .services.masterclass import signup_refusal
 
 
 def _clean_name(value: str) -> str:
@@ -131,11 +132,11 @@ class RegistrationForm(HoneypotMixin, forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        if data.get("masterclass") and data.get("experience") != Experience.NEWCOMER:
-            self.add_error(
-                "masterclass",
-                _("The master class is for newcomers; choose 'Newcomer' or leave it out."),
-            )
+        if data.get("masterclass") and data.get("experience"):
+            # The one rule, the same as the sign-up page's (services.masterclass).
+            refusal = signup_refusal(experience=data["experience"])
+            if refusal is not None:
+                self.add_error("masterclass", refusal)
         return data
 
 
@@ -181,7 +182,20 @@ class SignupForm(HoneypotMixin, forms.Form):
         choices=LANGUAGE_CHOICES,
         help_text=_("The language of our e-mails to you."),
     )
+    experience = forms.ChoiceField(
+        label=_("Experience"),
+        choices=Experience.choices,
+        widget=forms.RadioSelect,
+        help_text=_("The master class is for newcomers: those who have never played."),
+    )
     consent = forms.BooleanField(required=True)
+
+    def clean_experience(self) -> str:
+        experience: str = self.cleaned_data["experience"]
+        refusal = signup_refusal(experience=experience)  # the registration form's rule too
+        if refusal is not None:
+            raise forms.ValidationError(refusal)
+        return experience
 
     def __init__(self, *args: Any, waiting_list: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -250,3 +264,53 @@ class AnnouncementForm(forms.ModelForm):
         if not all(english) and not all(russian):
             raise forms.ValidationError(_("Write the message in English, in Russian or in both."))
         return data
+
+
+class SessionForm(forms.ModelForm):
+    """A master-class session on the organisers' pages: title in two languages, when (Toronto
+    time), how long, where, the language it is taught in, seats, and the tournament it is
+    offered with (none: offered with every tournament)."""
+
+    class Meta:
+        model = MasterClassSession
+        fields = [
+            "title",
+            "title_ru",
+            "starts_at",
+            "duration_minutes",
+            "place",
+            "language",
+            "seats",
+            "tournament",
+        ]
+        widgets = {
+            "starts_at": forms.DateTimeInput(
+                attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
+            ),
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        from championship.models import Tournament
+
+        super().__init__(*args, **kwargs)
+        self.fields["starts_at"].input_formats = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"]
+        self.fields["starts_at"].help_text = _("Toronto time.")
+        self.fields["seats"].min_value = 1
+        self.fields["seats"].widget.attrs["min"] = 1
+        tournament = self.fields["tournament"]
+        tournament.label_from_instance = lambda t: t.localized_name  # type: ignore[attr-defined]
+        tournament.queryset = Tournament.objects.exclude(  # type: ignore[attr-defined]
+            status=Tournament.Status.FINISHED
+        ).order_by("-starts_on")
+        tournament.empty_label = _("Every tournament")  # type: ignore[attr-defined]
+        tournament.help_text = _(
+            "The registration form of this tournament offers the session; empty: every one's."
+        )
+        self.helper = FormHelper()
+        self.helper.add_input(Submit("save", _("Save the session")))
+
+    def clean_seats(self) -> int:
+        seats: int = self.cleaned_data["seats"]
+        if seats < 1:
+            raise forms.ValidationError(_("A session has at least one seat."))
+        return seats

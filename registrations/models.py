@@ -80,7 +80,10 @@ class Registration(PersonRow):
 
 class MasterClassQuerySet(models.QuerySet["MasterClassSession"]):
     def upcoming(self, now: datetime | None = None) -> MasterClassQuerySet:
-        return self.filter(starts_at__gte=now or timezone.now()).order_by("starts_at")
+        """Sessions still to come that take sign-ups (a cancelled one is left out)."""
+        return self.filter(starts_at__gte=now or timezone.now(), cancelled_at=None).order_by(
+            "starts_at"
+        )
 
     def with_counts(self) -> MasterClassQuerySet:
         return self.annotate(
@@ -114,6 +117,8 @@ class MasterClassSession(models.Model):
     place = SingleLineCharField(_("place"), max_length=300)
     language = models.CharField(_("language"), max_length=8, choices=LANGUAGE_CHOICES)
     seats = models.PositiveIntegerField(_("seats"))
+    #: Cancelled by the organisers (its sign-ups cancelled and e-mailed); kept for the record.
+    cancelled_at = models.DateTimeField(_("cancelled at"), null=True, blank=True, editable=False)
 
     objects = MasterClassQuerySet.as_manager()
 

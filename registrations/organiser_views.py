@@ -11,22 +11,29 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
+from championship.forms import ConfirmForm
 from championship.models import Tournament
-from championship.services import ChampionshipError
+from championship.services import (
+    ChampionshipError,
+    WithdrawnBy,
+    late_entry_from,
+)
 from common.exports import EXPORT_FORMATS, export_response
 from common.permissions import organiser_required
 
 from . import selectors
 from .emails import KIND_LABELS
-from .forms import AnnouncementForm
+from .forms import AnnouncementForm, SessionForm
 from .models import DigestSubscription, MasterClassSession, MasterClassSignup, Registration
-from .services import announcements, entries, field
+from .services import announcements, demo, entries, field, masterclass
+from .services.participation import participant_reinstate, participant_withdraw
 from .services.privacy import person_anonymise
 from .tables import (
     REGISTRATION_STATUS,
@@ -88,6 +95,8 @@ def registration_list(request: HttpRequest, slug: str) -> HttpResponse:
             "query": query,
             "statuses": Registration.Status.choices,
             "counts": selectors.registration_counts(tournament=tournament),
+            # Checking in now makes a late entry from this round (None: not late).
+            "late_from": late_entry_from(tournament),
             "digest": DigestSubscription.objects.filter(user_id=request.user.pk).exists(),
         },
     )
@@ -102,15 +111,17 @@ def registration_detail(request: HttpRequest, pk: int) -> HttpResponse:
         if not request.user.has_perm("registrations.change_registration"):
             raise PermissionDenied
         action = request.POST.get("action")
-        if action == "withdraw" and request.POST.get("confirm") == "yes":
-            entries.registration_withdraw(registration=registration, by_organiser=True)
-            messages.success(request, _("The registration is withdrawn; the player is e-mailed."))
-            return redirect("registrations:registration_detail", pk=pk)
-        if action == "reenter":
-            try:
-                entries.registration_reenter(registration=registration)
-            except entries.RegistrationClosed:
-                messages.error(request, _("Registration for this tournament is closed."))
+        try:
+            if action == "withdraw" and request.POST.get("confirm") == "yes":
+                done = participant_withdraw(registration=registration, by=WithdrawnBy.ORGANISER)
+                messages.success(request, done.message())
+                return redirect("registrations:registration_detail", pk=pk)
+            if action == "reenter":
+                back = participant_reinstate(registration=registration, by=WithdrawnBy.ORGANISER)
+                messages.success(request, back.message())
+                return redirect("registrations:registration_detail", pk=pk)
+        except ChampionshipError as exc:
+            messages.error(request, str(exc))
             return redirect("registrations:registration_detail", pk=pk)
         messages.error(request, _("Tick the box to confirm the withdrawal."))
     position = selectors.registration_waiting_position(registration=registration)
@@ -135,7 +146,9 @@ def registration_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def check_in(request: HttpRequest, pk: int) -> HttpResponse:
     registration = get_object_or_404(Registration.objects.select_related("tournament"), pk=pk)
     try:
-        done = entries.registration_check_in_toggle(registration=registration)
+        done = entries.registration_check_in_toggle(
+            registration=registration, missed_rounds=request.POST.get("missed_rounds") or "Z"
+        )
     except ChampionshipError as exc:
         messages.error(request, str(exc))
     else:
@@ -320,3 +333,106 @@ def entrants_import(request: HttpRequest, slug: str) -> HttpResponse:
             % {"people": "; ".join(f"{name} ({why})" for name, why in report.left_out)},
         )
     return redirect("championship:entrants", slug=slug)
+
+
+# --- Master-class sessions ---------------------------------------------------------------------
+def _session_page(
+    request: HttpRequest, form: SessionForm, session: MasterClassSession | None, status: int = 200
+) -> HttpResponse:
+    booked = (
+        MasterClassSignup.objects.filter(
+            session=session, status=MasterClassSignup.Status.BOOKED
+        ).count()
+        if session is not None
+        else 0
+    )
+    return render(
+        request,
+        "registrations/session_form.html",
+        {"form": form, "session": session, "booked": booked},
+        status=status,
+    )
+
+
+def _session_saved(
+    request: HttpRequest, form: SessionForm, session: MasterClassSession | None
+) -> HttpResponse:
+    """Save a posted session form through the service: its refusal next to the form (what
+    was typed is kept), else the overview with what happened."""
+    if not form.is_valid():
+        messages.error(request, _("The session was not saved: see the fields marked."))
+        return _session_page(request, form, session, status=400)
+    try:
+        done = masterclass.session_save(session=form.save(commit=False))
+    except masterclass.MasterClassError as exc:
+        form.add_error(None, str(exc))
+        return _session_page(request, form, session, status=400)
+    messages.success(request, done.message())
+    return redirect("registrations:overview")
+
+
+@organiser_required("registrations.add_masterclasssession")
+def session_create(request: HttpRequest) -> HttpResponse:
+    """A new master-class session (organisers, not the admin)."""
+    form = SessionForm(request.POST or None, initial={"language": get_language() or "en"})
+    if request.method == "POST":
+        return _session_saved(request, form, None)
+    return _session_page(request, form, None)
+
+
+@organiser_required("registrations.change_masterclasssession")
+def session_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    session = get_object_or_404(MasterClassSession, pk=pk)
+    form = SessionForm(request.POST or None, instance=session)
+    if request.method == "POST":
+        return _session_saved(request, form, MasterClassSession.objects.get(pk=pk))
+    return _session_page(request, form, session)
+
+
+@organiser_required("registrations.change_masterclasssession")
+def session_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    """Cancel a session (asks first, saying who is e-mailed; deleted when nobody signed up)."""
+    session = get_object_or_404(MasterClassSession.objects.with_counts(), pk=pk)
+    if request.method == "POST" and request.POST.get("confirm") == "yes":
+        try:
+            done = masterclass.session_cancel(session=session)
+        except masterclass.MasterClassError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, done.message())
+        return redirect("registrations:overview")
+    return render(
+        request,
+        "registrations/session_cancel.html",
+        {
+            "session": session,
+            "any_signup": MasterClassSignup.objects.filter(session=session).exists(),
+        },
+    )
+
+
+# --- The demo data ----------------------------------------------------------------------------
+@organiser_required("championship.change_tournament")
+def demo_remove(request: HttpRequest) -> HttpResponse:
+    """Remove the demo data ``seed_demo`` made, after saying what it is (asks first)."""
+    if request.method == "POST" and ConfirmForm(request.POST).is_valid():
+        found = demo.demo_remove()
+        if found:
+            messages.success(
+                request,
+                _(
+                    "The demo data is removed: %(tournaments)s, %(registrations)d "
+                    "registration(s), %(sessions)d master-class session(s), %(signups)d "
+                    "sign-up(s)."
+                )
+                % {
+                    "tournaments": ", ".join(found.tournaments),
+                    "registrations": found.registrations,
+                    "sessions": found.sessions,
+                    "signups": found.signups,
+                },
+            )
+        else:
+            messages.info(request, _("There is no demo data."))
+        return redirect(f"{reverse('organiser_home')}?all=1")
+    return render(request, "championship/manage_demo_remove.html", {"found": demo.demo_data()})

@@ -12,6 +12,7 @@ from django.db.models.functions import Upper
 from django.utils import timezone
 
 from championship.models import Tournament
+from championship.selectors import Registered
 
 from .models import MasterClassSession, MasterClassSignup, OutboundEmail, Registration
 
@@ -87,6 +88,28 @@ def signup_waiting_positions(*, session: MasterClassSession) -> dict[int, int]:
         session=session, status=MasterClassSignup.Status.WAITLISTED
     ).order_by("created_at", "pk")
     return {pk: n for n, pk in enumerate(waiting.values_list("pk", flat=True), start=1)}
+
+
+def registered_not_entered(tournament: Tournament) -> Registered:
+    """The tournament's registrations not among its entrants, for the championship's pages
+    (``championship.selectors.registered_not_entered``, installed when this app is ready): the
+    entered ones with a confirmed e-mail by name and club, the unconfirmed and the waiting ones
+    counted. One query."""
+    rows = Registration.objects.filter(
+        Q(status=Registration.Status.ENTERED, entrant__isnull=True)
+        | Q(status=Registration.Status.WAITLISTED),
+        tournament=tournament,
+    ).values_list("status", "name", "club", "email_confirmed_at")
+    confirmed: list[tuple[str, str]] = []
+    unconfirmed = waiting = 0
+    for status, name, club, at in rows.order_by("created_at", "pk"):
+        if status == Registration.Status.WAITLISTED:
+            waiting += 1
+        elif at is None:
+            unconfirmed += 1
+        else:
+            confirmed.append((name, club))
+    return Registered(confirmed=confirmed, unconfirmed=unconfirmed, waiting=waiting)
 
 
 def tournament_waiting_count(*, tournament: Tournament) -> int:

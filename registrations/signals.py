@@ -13,6 +13,10 @@ only fields already loaded, so no query), and compared with what is saved:
 And a published round's pairings, or its start, changed (``championship.signals``): the
 players are e-mailed (``services.pairing_notices``).
 
+Any save or delete of a registration also makes its tournament's public pages new (the list
+of players before the start includes registrations: ``championship.selectors.
+tournament_field``).
+
 Connected in ``RegistrationsConfig.ready``."""
 
 from __future__ import annotations
@@ -81,7 +85,18 @@ def session_saved(sender: type, instance: MasterClassSession, created: bool, **k
     _remember(sender, instance)
 
 
+def _field_changed(*tournament_ids: Any) -> None:
+    """A registration's change can change who the public pages list before the tournament
+    starts (``championship.selectors.tournament_field``): their kept pages are made new."""
+    from championship.services.changes import tournament_changed
+
+    for tournament_id in {t for t in tournament_ids if t not in (None, _UNKNOWN)}:
+        tournament_changed(tournament_id)
+
+
 def registration_saved(sender: type, instance: Registration, created: bool, **kwargs: Any) -> None:
+    if not kwargs.get("raw"):
+        _field_changed(instance.tournament_id, _loaded(instance, "tournament_id"))
     if not created:
         before = (_loaded(instance, "status"), _loaded(instance, "tournament_id"))
         if before != (instance.status, instance.tournament_id):
@@ -92,6 +107,7 @@ def registration_saved(sender: type, instance: Registration, created: bool, **kw
 
 
 def registration_deleted(sender: type, instance: Registration, **kwargs: Any) -> None:
+    _field_changed(instance.tournament_id)
     if instance.status == Registration.Status.ENTERED:
         _fill_tournament(instance.tournament_id)
 

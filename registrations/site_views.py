@@ -49,14 +49,9 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(_with_counts(Tournament.objects.all()), slug=slug)
-    # Public list: names and clubs only, never e-mail or phone.
-    entrants = (
-        tournament.registrations.filter(
-            status=Registration.Status.ENTERED, email_confirmed_at__isnull=False
-        )
-        .order_by("name")
-        .values("name", "club")
-    )
+    # Who is in the tournament: one answer for the count and the list (names and clubs only,
+    # never e-mail or phone), the same as the public players page's.
+    field = selectors.tournament_field(tournament)
     rounds = list(
         tournament.round_set.filter(status=Round.Status.PUBLISHED)
         .order_by("number")
@@ -70,8 +65,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "schedule": schedule,
             "check_in_times": selectors.check_in_times(tournament, schedule),
-            "entrants": entrants,
-            "players": tournament.entrants.count(),
+            "field": field,
             "full": _full(tournament),
             "last_round": rounds[-1] if rounds else None,
         },

@@ -35,6 +35,13 @@ urlpatterns = [
     ),
     path("organiser/registrations/<id:pk>/check-in/", organiser_views.check_in, name="check_in"),
     path("organiser/registrations/digest/", organiser_views.digest, name="digest"),
+    path("organiser/master-class/new/", organiser_views.session_create, name="session_create"),
+    path("organiser/master-class/<id:pk>/edit/", organiser_views.session_edit, name="session_edit"),
+    path(
+        "organiser/master-class/<id:pk>/cancel/",
+        organiser_views.session_cancel,
+        name="session_cancel",
+    ),
     path(
         "organiser/master-class/<id:pk>/signups/", organiser_views.signup_list, name="signup_list"
     ),

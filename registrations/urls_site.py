@@ -3,9 +3,11 @@
 
 from django.urls import path
 
-from . import site_views
+from . import organiser_views, site_views
 
 urlpatterns = [
     path("", site_views.home, name="home"),
     path("tournaments/<slug:slug>/", site_views.tournament_detail, name="tournament_detail"),
+    # The organisers' removal of the demo data (registrations and tournaments together).
+    path("manage/demo/remove/", organiser_views.demo_remove, name="demo_remove"),
 ]

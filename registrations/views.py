@@ -18,12 +18,18 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_ratelimit.decorators import ratelimit
 
 from championship.models import Tournament
+from championship.services import (
+    ChampionshipError,
+    RegistrationClosed,
+    WithdrawnBy,
+)
 from common.language import language_from_query
 
 from . import selectors, throttle, tokens
 from .forms import LostLinkForm, RegistrationEditForm, RegistrationForm, SignupForm
 from .models import Experience, MasterClassSession, MasterClassSignup, Registration
 from .services import entries, masterclass
+from .services.participation import participant_reinstate, participant_withdraw
 
 
 def public_form_rate(group: str, request: HttpRequest) -> str:
@@ -78,20 +84,25 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
                 experience=data["experience"],
                 language=data["language"],
             )
-        except entries.RegistrationClosed:
+        except RegistrationClosed:
             return render(request, "registrations/closed.html", {"tournament": tournament})
         throttle.count_done(request, data["email"])
         signup_status = None
         if outcome.created and data.get("masterclass"):
-            signup, _created = masterclass.signup_create(
-                session=data["masterclass"],
-                name=data["name"],
-                email=data["email"],
-                phone=data["phone"],
-                language=data["language"],
-                registration=outcome.registration,
-            )
-            signup_status = signup.status
+            try:
+                signup, _created = masterclass.signup_create(
+                    session=data["masterclass"],
+                    name=data["name"],
+                    email=data["email"],
+                    phone=data["phone"],
+                    language=data["language"],
+                    experience=data["experience"],
+                    registration=outcome.registration,
+                )
+            except masterclass.MasterClassError as exc:  # e.g. the session began meanwhile
+                messages.warning(request, str(exc))
+            else:
+                signup_status = signup.status
         request.session["registration_done"] = {
             "id": outcome.registration.pk,
             "created": outcome.created,
@@ -276,14 +287,21 @@ def withdraw(request: HttpRequest, token: str) -> HttpResponse:
     if registration.status == Registration.Status.WITHDRAWN:
         return redirect("registrations:manage", token=token)
     if request.method == "POST":
-        entries.registration_withdraw(registration=registration)
-        messages.success(
-            request,
-            _(
-                "Your registration is withdrawn and we have e-mailed you a confirmation. "
-                "You can enter again below."
-            ),
-        )
+        try:
+            participant_withdraw(registration=registration, by=WithdrawnBy.PLAYER)
+        except ChampionshipError as exc:
+            finished = registration.tournament.is_finished
+            messages.error(
+                request,
+                _("The tournament is finished: your registration stays as it was.")
+                if finished
+                else str(exc),
+            )
+        else:
+            messages.success(
+                request,
+                _("Your registration is withdrawn and we have e-mailed you a confirmation."),
+            )
         return redirect("registrations:manage", token=token)
     return render(
         request,
@@ -304,9 +322,12 @@ def reenter(request: HttpRequest, token: str) -> HttpResponse:
     except tokens.LinkError as error:
         return _link_error(request, error)
     try:
-        reg = entries.registration_reenter(registration=registration)
-    except entries.RegistrationClosed:
+        participant_reinstate(registration=registration, by=WithdrawnBy.PLAYER)
+        reg = registration
+    except RegistrationClosed:
         messages.error(request, _("Registration for this tournament is closed."))
+    except ChampionshipError as exc:
+        messages.error(request, str(exc))
     else:
         if reg.status == Registration.Status.WAITLISTED:
             messages.warning(
@@ -347,7 +368,11 @@ def masterclass_signup(request: HttpRequest, pk: int) -> HttpResponse:
             "email": registration.email,
             "phone": registration.phone,
             "language": registration.language,
+            "experience": registration.experience,
         }
+    closed = masterclass.session_refusal(session=session)
+    if closed is not None:  # cancelled, or begun: no form to fill in
+        return render(request, "registrations/signup.html", {"session": session, "closed": closed})
     # The first sign-up of the registration just made in this browser, for its address: part
     # of that registration, already counted by the rate limit.
     offered = _offered_to(request) if request.method == "POST" else None
@@ -365,19 +390,24 @@ def masterclass_signup(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid() and not form.is_spam:
         data = form.cleaned_data
         throttle.check_email(request, data["email"])
-        signup, created = masterclass.signup_create(
-            session=session,
-            name=data["name"],
-            email=data["email"],
-            phone=data["phone"] or "",
-            language=data["language"],
-            registration=offered,
-        )
-        # The offer of the registration just made is part of it: one count for the address.
-        throttle.count_done(request, data["email"], same_registration=first_offer)
-        request.session["signup_done"] = {"id": signup.pk, "created": created}
-        return redirect("registrations:signup_done")
-    if request.method == "POST":
+        try:
+            signup, created = masterclass.signup_create(
+                session=session,
+                name=data["name"],
+                email=data["email"],
+                phone=data["phone"] or "",
+                language=data["language"],
+                experience=data["experience"],
+                registration=offered,
+            )
+        except masterclass.MasterClassError as exc:
+            form.add_error(None, str(exc))
+        else:
+            # The offer of the registration just made is part of it: one count for the address.
+            throttle.count_done(request, data["email"], same_registration=first_offer)
+            request.session["signup_done"] = {"id": signup.pk, "created": created}
+            return redirect("registrations:signup_done")
+    if request.method == "POST" and not form.non_field_errors():
         throttle.count_refused(request)
         if form.is_valid():  # the honeypot
             request.session["signup_done"] = {"spam": True}

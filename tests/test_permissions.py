@@ -112,6 +112,28 @@ def test_every_url_by_role():
         ),
         "registrations:list": (reverse("registrations:list", args=["t"]), LOGIN, DENIED, OK, OK),
         "registrations:overview": (reverse("registrations:overview"), LOGIN, DENIED, OK, OK),
+        "registrations:session_create": (
+            reverse("registrations:session_create"),
+            LOGIN,
+            DENIED,
+            OK,
+            OK,
+        ),
+        "registrations:session_edit": (
+            reverse("registrations:session_edit", args=[session.pk]),
+            LOGIN,
+            DENIED,
+            OK,
+            OK,
+        ),
+        # GET asks "are you sure?"; only a POST cancels.
+        "registrations:session_cancel": (
+            reverse("registrations:session_cancel", args=[session.pk]),
+            LOGIN,
+            DENIED,
+            OK,
+            OK,
+        ),
         "registrations:registration_detail": (
             reverse("registrations:registration_detail", args=[reg.pk]),
             LOGIN,
@@ -218,6 +240,8 @@ def test_every_url_by_role():
         # The organisers' start page: the one tournament under way's dashboard; others home.
         "organiser_home": (reverse("organiser_home"), LOGIN, 302, 302, 302),
         "tournament_create": (reverse("tournament_create"), LOGIN, DENIED, OK, OK),
+        # GET says what the demo data is; only a confirmed POST removes it.
+        "demo_remove": (reverse("demo_remove"), LOGIN, DENIED, OK, OK),
         "games:tournament_records": ("/t/sw/games.nrd", OK, OK, OK, OK),
         "games:round_records": ("/t/sw/games/1.nrd", OK, OK, OK, OK),
         "games:pairing": (f"/games/pairing/{board.pk}/1/", 302, 302, 302, 302),

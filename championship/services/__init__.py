@@ -5,6 +5,8 @@ place that makes public pages new (changes). Each is a transaction; user errors 
 from .changes import tournament_changed
 from .entrants import (
     CheckIn,
+    LateEntry,
+    WithdrawnBy,
     bye_cancel,
     bye_request,
     entrant_add,
@@ -18,11 +20,14 @@ from .entrants import (
     half_point_byes,
     last_paired_round,
     last_published_round,
+    late_entry_from,
+    participant_reinstate,
+    participant_withdraw,
     same_name,
     total_rounds,
     withdraw_rounds,
 )
-from .errors import ChampionshipError
+from .errors import ChampionshipError, RegistrationClosed
 from .ratings import (
     ratings_recompute,
     ratings_run_queued,
@@ -78,6 +83,12 @@ __all__ = [
     "ratings_run_queued",
     "ratings_status",
     "CheckIn",
+    "LateEntry",
+    "late_entry_from",
+    "RegistrationClosed",
+    "WithdrawnBy",
+    "participant_reinstate",
+    "participant_withdraw",
     "bye_cancel",
     "bye_request",
     "draft_problems",

@@ -9,16 +9,25 @@ who should be in a draft (a withdrawal, a late entry, an un-withdrawal) makes th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
+from enum import StrEnum
+from typing import Protocol
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .. import manager
-from ..models import Board, Entrant, ForbiddenPair, RequestedBye, Round, Tournament
+from ..models import (
+    Board,
+    Entrant,
+    ForbiddenPair,
+    RequestedBye,
+    Round,
+    Tournament,
+)
 from .errors import ChampionshipError
 
 
@@ -74,10 +83,67 @@ def same_name(t: Tournament, name: str, *, exclude: int | None = None) -> list[E
     return [e for e in qs if " ".join(e.name.split()).casefold() == wanted]
 
 
-def _late_entry(locked: Tournament, entrant: Entrant, *, joined_round: int, missed: str) -> None:
-    """Make ``entrant`` (saved) a late entry once rounds are paired: the next starting number,
-    joining after the last published round at the earliest; for the rounds it missed zero
-    points, or half-point byes (``missed="H"``) up to the tournament's cap."""
+@dataclass
+class LateEntry:
+    """What joining late gave a player: the round they are paired from, and how each round
+    they missed scores (``half``: half-point byes; ``zero``: zero points, absent)."""
+
+    joined_round: int
+    half: list[int] = field(default_factory=list)
+    zero: list[int] = field(default_factory=list)
+    #: The choice made for the missed rounds, and the tournament's cap of half-point byes.
+    missed_rounds: str = "Z"
+    cap: int = 0
+
+    def message(self, name: str) -> str:
+        """What happened, in the organiser's words: which rounds score what, and why."""
+        parts = [
+            _("%(name)s is a late entry: paired from round %(n)d on.")
+            % {"name": name, "n": self.joined_round}
+        ]
+        if self.half:
+            parts.append(
+                _("Half-point byes for round(s) %(rounds)s.") % {"rounds": _rounds(self.half)}
+            )
+        if self.zero:
+            if self.missed_rounds == RequestedBye.Kind.HALF:
+                why = _(
+                    "Zero points for round(s) %(rounds)s: the tournament allows %(cap)d "
+                    "half-point bye(s) a player."
+                ) % {"rounds": _rounds(self.zero), "cap": self.cap}
+            else:
+                why = _("Zero points for round(s) %(rounds)s (absent).") % {
+                    "rounds": _rounds(self.zero)
+                }
+            parts.append(why)
+        return " ".join(parts)
+
+
+def _rounds(numbers: list[int]) -> str:
+    return ", ".join(str(n) for n in numbers)
+
+
+def late_entry_from(t: Tournament) -> int | None:
+    """The round a player joining now is paired from (None: no round paired yet, so joining
+    now is not late)."""
+    found = t.round_set.aggregate(
+        paired=Count("pk"), played=Max("number", filter=Q(status=Round.Status.PUBLISHED))
+    )
+    if not found["paired"]:
+        return None
+    return int(found["played"] or 0) + 1
+
+
+def _late_entry(
+    locked: Tournament, entrant: Entrant, *, joined_round: int, missed: str
+) -> LateEntry:
+    """The one place that makes ``entrant`` (saved) a late entry once rounds are paired, for
+    every door a player joins by (the add form, a check-in on either page): the next starting
+    number, joining after the last published round at the earliest; each round it missed
+    scores zero (``missed="Z"``), or a half-point bye (``"H"``) as long as the tournament's
+    cap of half-point byes a player allows (``max_half_point_byes``), zero beyond it. Missed
+    rounds already published get bye boards; those not yet paired (a later joining round)
+    get requested byes, which the pairing honours."""
     last = (
         locked.entrants.exclude(starting_number=None)
         .exclude(pk=entrant.pk)
@@ -90,17 +156,35 @@ def _late_entry(locked: Tournament, entrant: Entrant, *, joined_round: int, miss
     played = published[-1].number if published else 0
     entrant.joined_round = max(joined_round, played + 1)
     entrant.save(update_fields=["starting_number", "joined_round"])
-    if missed != "H":
-        return
-    allowed = max(0, locked.max_half_point_byes - half_point_byes(entrant))
-    for rnd in published:
-        if allowed <= 0 or rnd.number >= entrant.joined_round:
-            break
-        if rnd.boards.filter(Q(white=entrant) | Q(black=entrant)).exists():
+    done = LateEntry(
+        joined_round=entrant.joined_round, missed_rounds=missed, cap=locked.max_half_point_byes
+    )
+    allowed = 0
+    if missed == RequestedBye.Kind.HALF:
+        allowed = max(0, locked.max_half_point_byes - half_point_byes(entrant))
+    by_number = {rnd.number: rnd for rnd in published}
+    for number in range(1, entrant.joined_round):
+        rnd = by_number.get(number)
+        if rnd is not None and rnd.boards.filter(Q(white=entrant) | Q(black=entrant)).exists():
             continue
-        number = (rnd.boards.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-        Board.objects.create(round=rnd, number=number, white=entrant, bye="H")
+        if allowed <= 0:
+            done.zero.append(number)
+            continue
+        if rnd is not None:
+            last_board = rnd.boards.order_by("-number").values_list("number", flat=True).first()
+            Board.objects.create(
+                round=rnd, number=(last_board or 0) + 1, white=entrant, bye=RequestedBye.Kind.HALF
+            )
+        elif not locked.round_set.filter(number=number).exists():
+            RequestedBye.objects.update_or_create(
+                entrant=entrant, round_number=number, defaults={"kind": RequestedBye.Kind.HALF}
+            )
+        else:  # a draft of a round the entrant misses: it scores zero
+            done.zero.append(number)
+            continue
+        done.half.append(number)
         allowed -= 1
+    return done
 
 
 def entrant_add(
@@ -111,12 +195,12 @@ def entrant_add(
     rating: int | None = None,
     joined_round: int = 1,
     checked_in: bool = False,
-    missed_rounds: str = "Z",
+    missed_rounds: str = RequestedBye.Kind.ZERO,
 ) -> Entrant:
-    """Add an entrant. A late entry (rounds already published) gets the next starting number
-    and, for the rounds it missed, zero points (``missed_rounds="Z"``) or half-point byes
-    (``"H"``, as many as the tournament allows a player), recorded as bye boards of those
-    rounds. A draft paired without them is stale: pair it again."""
+    """Add an entrant. Once rounds are paired it is a late entry (``_late_entry``: the next
+    starting number, and for the rounds it missed zero points or half-point byes up to the
+    tournament's cap, as ``missed_rounds`` says); ``entrant.late`` then tells what it got. A
+    draft paired without them is stale: pair it again."""
     _check_not_finished(tournament)
     entrant = Entrant(
         tournament=tournament,
@@ -131,7 +215,9 @@ def entrant_add(
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
         entrant.save()
         if locked.round_set.exists():
-            _late_entry(locked, entrant, joined_round=joined_round, missed=missed_rounds)
+            entrant.late = _late_entry(  # type: ignore[attr-defined]
+                locked, entrant, joined_round=joined_round, missed=missed_rounds
+            )
     return entrant
 
 
@@ -196,55 +282,128 @@ def withdraw_rounds(entrant: Entrant) -> list[int]:
     return list(range(played_in, last + 1))
 
 
-def entrant_withdraw(*, entrant: Entrant, after: int | None = None) -> Entrant:
-    """Withdraw ``entrant`` after round ``after`` (default: the last published round — a
-    draft is not a played round): not paired in any later round. Their requested byes for
-    later rounds are cancelled; a draft of a later round is stale."""
-    _check_not_finished(entrant.tournament)
-    allowed = withdraw_rounds(entrant)
-    if after is None:
-        after = max(last_published_round(entrant.tournament), allowed[0])
-    if after not in allowed:
-        raise ChampionshipError(
-            _("%(name)s can be withdrawn after round %(low)d to %(high)d.")
-            % {"name": entrant.name, "low": allowed[0], "high": allowed[-1]}
-        )
-    with transaction.atomic():
-        entrant.withdrawn_after = after
+class WithdrawnBy(StrEnum):
+    """Who withdraws a player (or brings them back): it decides the e-mail and whether
+    registration must be open."""
+
+    PLAYER = "player"  # through the link in their e-mail
+    ORGANISER = "organiser"  # any organiser page, the admin
+    PRIVACY = "privacy"  # anonymising the person: they cannot be reached, no e-mail
+
+
+class WithdrawalOutcome(Protocol):
+    """What the door of withdrawals tells the page: ``message()``, in the organiser's words."""
+
+    def message(self) -> str: ...
+
+
+class WithdrawalDoor(Protocol):
+    """The one door of withdrawals (``participant_withdraw`` / ``participant_reinstate``). A
+    withdrawal is one fact with two records, the entrant's and the registration's, so the door
+    lives a layer above both, in the registrations app
+    (``registrations.services.participation``), which installs it when it is ready
+    (``withdrawal_door_install``). The championship's own pages and services (the entrants page,
+    the absences rule of the next pairing) go through it here, importing nothing above them —
+    as the games app adds its part of a board to the backup."""
+
+    def withdraw(
+        self, *, entrant: Entrant, after: int | None, by: WithdrawnBy, now: datetime | None
+    ) -> WithdrawalOutcome: ...
+
+    def reinstate(
+        self, *, entrant: Entrant, by: WithdrawnBy, now: datetime | None
+    ) -> WithdrawalOutcome: ...
+
+
+_DOOR: list[WithdrawalDoor] = []
+
+
+def withdrawal_door_install(door: WithdrawalDoor) -> None:
+    """Called once by the registrations app when it is ready."""
+    _DOOR[:] = [door]
+
+
+def _door() -> WithdrawalDoor:
+    if not _DOOR:
+        raise RuntimeError("the registrations app installs the door of withdrawals")
+    return _DOOR[0]
+
+
+def entrant_withdrawn_set(*, entrant: Entrant, tournament: Tournament, after: int | None) -> None:
+    """The entrant's record of a withdrawal, written by the door inside its transaction (the
+    tournament row locked): not paired after round ``after`` (default: the last published
+    round — a draft is not a played round; 0 before round 1); requested byes for later rounds
+    are cancelled, and a draft of a later round holding them is stale. Withdrawing twice
+    changes nothing (a different ``after`` corrects the round)."""
+    entrant.refresh_from_db()
+    if entrant.withdrawn_after is None or after is not None:
+        allowed = withdraw_rounds(entrant)
+        chosen = max(last_published_round(tournament), allowed[0]) if after is None else after
+        if chosen not in allowed:
+            raise ChampionshipError(
+                _("%(name)s can be withdrawn after round %(low)d to %(high)d.")
+                % {"name": entrant.name, "low": allowed[0], "high": allowed[-1]}
+            )
+        entrant.withdrawn_after = chosen
         entrant.save(update_fields=["withdrawn_after"])
-        RequestedBye.objects.filter(entrant=entrant, round_number__gt=after).delete()
+        RequestedBye.objects.filter(entrant=entrant, round_number__gt=chosen).delete()
+
+
+def participant_withdraw(
+    *,
+    entrant: Entrant,
+    after: int | None = None,
+    by: WithdrawnBy = WithdrawnBy.ORGANISER,
+    now: datetime | None = None,
+) -> WithdrawalOutcome:
+    """Withdraw a player, from the championship's pages: through the one door (above)."""
+    return _door().withdraw(entrant=entrant, after=after, by=by, now=now)
+
+
+def participant_reinstate(
+    *,
+    entrant: Entrant,
+    by: WithdrawnBy = WithdrawnBy.ORGANISER,
+    now: datetime | None = None,
+) -> WithdrawalOutcome:
+    """Undo a withdrawal, from the championship's pages: through the one door (above)."""
+    return _door().reinstate(entrant=entrant, by=by, now=now)
+
+
+def entrant_withdraw(*, entrant: Entrant, after: int | None = None) -> Entrant:
+    """``participant_withdraw`` by an organiser (the same door), returning the entrant."""
+    participant_withdraw(entrant=entrant, after=after, by=WithdrawnBy.ORGANISER)
+    entrant.refresh_from_db()
     return entrant
 
 
 def entrant_unwithdraw(*, entrant: Entrant) -> Entrant:
-    """Undo a withdrawal: paired again from the next round (rounds missed meanwhile count as
-    absent, zero points)."""
-    _check_not_finished(entrant.tournament)
-    entrant.withdrawn_after = None
-    entrant.save(update_fields=["withdrawn_after"])
+    """``participant_reinstate`` by an organiser (the same door), returning the entrant."""
+    participant_reinstate(entrant=entrant, by=WithdrawnBy.ORGANISER)
+    entrant.refresh_from_db()
     return entrant
 
 
 @dataclass
 class CheckIn:
-    """What checking in did: ``late_from`` is the round a late entry joins at (None: not a
-    late entry)."""
+    """What checking in did: ``late`` says what a late entry got (None: not a late entry)."""
 
     entrant: Entrant
     checked_in: bool
-    late_from: int | None = None
+    late: LateEntry | None = None
     created: bool = False
+
+    @property
+    def late_from(self) -> int | None:
+        return self.late.joined_round if self.late is not None else None
 
     def message(self) -> str:
         """What happened, in the organiser's words."""
         name = self.entrant.name
         if not self.checked_in:
             return _("%(name)s is no longer checked in.") % {"name": name}
-        if self.late_from is not None:
-            return _(
-                "%(name)s is checked in as a late entry: paired from round %(n)d on; the rounds "
-                "before count as absent (zero points)."
-            ) % {"name": name, "n": self.late_from}
+        if self.late is not None:
+            return _("%(name)s is checked in.") % {"name": name} + " " + self.late.message(name)
         if self.created:
             return _("%(name)s is checked in and added to the tournament's entrants.") % {
                 "name": name
@@ -258,6 +417,7 @@ def entrant_check_in(
     checked_in: bool,
     by: str = Entrant.CheckedInBy.ORGANISER,
     now: datetime | None = None,
+    missed_rounds: str = RequestedBye.Kind.ZERO,
 ) -> CheckIn:
     """Check an entrant in (or undo it). The one fact behind both the entrants page and the
     registrations list: ``Entrant.checked_in``; the registration's ``checked_in_at`` is only
@@ -266,13 +426,18 @@ def entrant_check_in(
     ``registrations.services.field.registration_self_check_in``), kept with the time for the
     arbiter.
 
-    After round 1 is paired a player checked in is a late entry from the next round; a
-    player already paired cannot be checked out (withdraw them instead)."""
+    After round 1 is paired a player checked in is a late entry from the next round; the
+    rounds they missed score as ``missed_rounds`` says (zero, or half-point byes up to the
+    tournament's cap: ``_late_entry``, the same as the add form). A player already paired
+    cannot be checked out (withdraw them instead)."""
     now = now or timezone.now()
     t = entrant.tournament
     _check_not_finished(t)
+    if missed_rounds not in RequestedBye.Kind.values:
+        raise ChampionshipError(_("Choose how the rounds missed score: zero or half-point byes."))
     with transaction.atomic():
         locked = Tournament.objects.select_for_update().get(pk=t.pk)
+        entrant.refresh_from_db(fields=["checked_in", "starting_number"])
         paired = locked.round_set.exists()
         result = CheckIn(entrant, checked_in)
         if not checked_in and paired and entrant.starting_number is not None:
@@ -289,8 +454,7 @@ def entrant_check_in(
         entrant.checked_in = checked_in
         entrant.save(update_fields=["checked_in", "checked_in_by", "checked_in_at"])
         if checked_in and paired and entrant.starting_number is None:
-            _late_entry(locked, entrant, joined_round=1, missed="Z")
-            result.late_from = entrant.joined_round
+            result.late = _late_entry(locked, entrant, joined_round=1, missed=missed_rounds)
     return result
 
 

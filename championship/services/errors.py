@@ -17,3 +17,10 @@ class ChampionshipError(Exception):
         super().__init__(message)
         self.code = code
         self.params: dict[str, Any] = dict(params or {})
+
+
+class RegistrationClosed(ChampionshipError):
+    """Registration for this tournament is closed (``Tournament.registration_state``)."""
+
+    def __init__(self, message: str = "") -> None:
+        super().__init__(message or "registration closed", code="registration.closed")

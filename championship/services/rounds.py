@@ -80,6 +80,13 @@ def draft_problems(round: Round) -> list[str]:
         if black is not None:
             on_boards.add(black)
     expected = expected_in_round(t, round.number)
+    # A late entry's half-point bye for a round before it joins (``_late_entry``) is on a bye
+    # board of that round: it belongs there.
+    expected |= set(
+        round.boards.filter(black=None, bye="H", white__joined_round__gt=round.number)
+        .filter(Q(white__withdrawn_after=None) | Q(white__withdrawn_after__gte=round.number))
+        .values_list("white_id", flat=True)
+    )
     names = dict(t.entrants.values_list("pk", "name"))
     problems = []
     for pk in sorted(on_boards - expected, key=lambda pk: names.get(pk, "")):
@@ -197,7 +204,7 @@ def round_pair_next(
             if (
                 code in ("H", "Z")
                 and (e.withdrawn_after is None or e.withdrawn_after >= number)
-                and e.joined_round <= number
+                and (e.joined_round <= number or code == "H")  # a late entry's half-point bye
             ):
                 pairs.append(Pair(e.starting_number, None, code))  # type: ignore[arg-type]
         notes = explain(data, [p for p in pairs if p.bye in ("", "U")], number, ruleset=t.ruleset)

@@ -14,16 +14,21 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from phonenumber_field.phonenumber import PhoneNumber
 
-from championship.models import Entrant, Tournament
-from championship.services import CheckIn
+from championship.models import Entrant, RegistrationState, Tournament
+from championship.services import CheckIn, WithdrawnBy
+from championship.services.changes import tournament_changed
+from championship.services.errors import RegistrationClosed as _RegistrationClosed
 
 from ..models import MasterClassSignup, Registration
 from .outbox import outbox_enqueue
+from .participation import participant_reinstate, participant_withdraw
 from .waiting_list import tournament_places_fill, tournament_status_for_newcomer
 
-
-class RegistrationClosed(Exception):
-    """Registration for this tournament is closed (a user error)."""
+#: Registration for this tournament is closed (a user error): the one rule is
+#: ``Tournament.registration_state``, checked with the tournament's row locked, so a form shown
+#: while it was open and sent after it closed (or after the tournament started or finished)
+#: registers nobody.
+RegistrationClosed = _RegistrationClosed
 
 
 @dataclass(frozen=True)
@@ -53,7 +58,7 @@ def registration_create(
             if existing is not None:
                 outbox_enqueue(kind="registration_link", object_id=existing.pk)
                 return Outcome(existing, created=False)
-            if not locked.registration_is_open:
+            if locked.registration_state(now) != RegistrationState.OPEN:
                 raise RegistrationClosed
             tournament_places_fill(tournament_id=locked.pk)
             registration = Registration(
@@ -81,7 +86,8 @@ def registration_create(
 
 def registration_confirm_email(*, registration: Registration, now: datetime | None = None) -> bool:
     """Mark the address confirmed; False if it already was. A newly confirmed address joins
-    the registration to the person of the others confirmed under it (``people``)."""
+    the registration to the person of the others confirmed under it (``people``), and a
+    confirmed name is listed on the public pages (``championship.selectors``)."""
     from .people import registration_person_match
 
     with transaction.atomic():
@@ -91,6 +97,7 @@ def registration_confirm_email(*, registration: Registration, now: datetime | No
         registration.refresh_from_db()
         if updated:
             registration_person_match(registration=registration)
+            tournament_changed(registration.tournament_id)
     return bool(updated)
 
 
@@ -118,54 +125,46 @@ def registration_update(
 def registration_withdraw(
     *, registration: Registration, by_organiser: bool = False, now: datetime | None = None
 ) -> Registration:
-    """Withdraw (by the player, or by an organiser); the player gets a confirmation by e-mail
-    and a freed place goes to the first player on the waiting list (e-mailed too)."""
-    with transaction.atomic():
-        Tournament.objects.select_for_update().get(pk=registration.tournament_id)
-        reg = Registration.objects.select_for_update().get(pk=registration.pk)
-        if reg.status != Registration.Status.WITHDRAWN:
-            had_place = reg.status == Registration.Status.ENTERED
-            reg.status = Registration.Status.WITHDRAWN
-            reg.withdrawn_at = now or timezone.now()
-            reg.save(update_fields=["status", "withdrawn_at", "updated_at"])
-            outbox_enqueue(
-                kind="registration_withdrawn",
-                object_id=reg.pk,
-                params={"by_organiser": by_organiser, "had_place": had_place},
-            )
-            tournament_places_fill(tournament_id=reg.tournament_id)
-    return reg
+    """Withdraw through the one door (``championship.services.participant_withdraw``): the
+    registration and its entrant together, the e-mail, the waiting list."""
+    participant_withdraw(
+        registration=registration,
+        by=WithdrawnBy.ORGANISER if by_organiser else WithdrawnBy.PLAYER,
+        now=now,
+    )
+    return registration
 
 
 def registration_reenter(
-    *, registration: Registration, now: datetime | None = None
+    *, registration: Registration, by_organiser: bool = False, now: datetime | None = None
 ) -> Registration:
-    """A withdrawn player enters again: entered if a place is free and nobody waits, else at
-    the end of the waiting list."""
-    with transaction.atomic():
-        locked = Tournament.objects.select_for_update().get(pk=registration.tournament_id)
-        reg = Registration.objects.select_for_update().get(pk=registration.pk)
-        if reg.status == Registration.Status.WITHDRAWN:
-            if not locked.registration_is_open:
-                raise RegistrationClosed
-            tournament_places_fill(tournament_id=locked.pk)
-            reg.status = tournament_status_for_newcomer(tournament=locked)
-            reg.created_at = now or timezone.now()
-            reg.withdrawn_at = None
-            reg.save(update_fields=["status", "created_at", "withdrawn_at", "updated_at"])
-    return reg
+    """Enter again through the one door (``championship.services.participant_reinstate``):
+    entered if a place is free and nobody waits, else at the end of the waiting list; a player
+    needs registration to be open (``RegistrationClosed``)."""
+    participant_reinstate(
+        registration=registration,
+        by=WithdrawnBy.ORGANISER if by_organiser else WithdrawnBy.PLAYER,
+        now=now,
+    )
+    return registration
 
 
-def registration_check_in_toggle(*, registration: Registration) -> CheckIn:
+def registration_check_in_toggle(
+    *, registration: Registration, missed_rounds: str = "Z"
+) -> CheckIn:
     """Check a registered player in, or undo it. Check-in is one fact, the tournament's
-    (``Entrant.checked_in``, ``field.registration_check_in``): checking in here
-    makes or updates the player's entrant, and the list shows the same fact.
-    ``ChampionshipError`` says why it cannot be done (nothing changed)."""
+    (``Entrant.checked_in``, ``field.registration_check_in``): checking in here makes or
+    updates the player's entrant, and the list shows the same fact. After round 1 it is a
+    late entry, whose missed rounds score as ``missed_rounds`` says ("Z" zero, "H" half-point
+    byes up to the tournament's cap). ``ChampionshipError`` says why it cannot be done
+    (nothing changed)."""
     from .field import registration_check_in
 
     entrant = Entrant.objects.filter(registration=registration).first()
     now_in = entrant.checked_in if entrant is not None else False
-    result = registration_check_in(registration=registration, checked_in=not now_in)
+    result = registration_check_in(
+        registration=registration, checked_in=not now_in, missed_rounds=missed_rounds
+    )
     registration.refresh_from_db(fields=["checked_in_at", "updated_at"])
     return result
 

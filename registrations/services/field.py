@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from championship import schedule, selectors
-from championship.models import Entrant, Tournament
+from championship.models import Entrant, RequestedBye, Tournament
 from championship.services import ChampionshipError, CheckIn, entrant_check_in, tournament_changed
 from championship.services.schedule import day_text, time_text
 
@@ -33,10 +33,12 @@ def registration_check_in(
     checked_in: bool,
     by: str = Entrant.CheckedInBy.ORGANISER,
     now: datetime | None = None,
+    missed_rounds: str = RequestedBye.Kind.ZERO,
 ) -> CheckIn:
     """Check in a registered player from the registrations list (or the player themselves,
     ``by``): their entrant (made now if they have none yet) is checked in — the same fact the
-    tournament pairs by."""
+    tournament pairs by, through ``entrant_check_in`` (a late entry's missed rounds as
+    ``missed_rounds`` says)."""
     if registration.status != Registration.Status.ENTERED and checked_in:
         raise ChampionshipError(
             _("%(name)s is not entered (%(status)s): only entered players can be checked in.")
@@ -56,7 +58,9 @@ def registration_check_in(
             club=registration.club,
         )
         created = True
-    result = entrant_check_in(entrant=entrant, checked_in=checked_in, by=by, now=now)
+    result = entrant_check_in(
+        entrant=entrant, checked_in=checked_in, by=by, now=now, missed_rounds=missed_rounds
+    )
     result.created = created
     return result
 

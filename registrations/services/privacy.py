@@ -11,11 +11,13 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from championship.models import Tournament
+from championship.models import Entrant, Tournament
+from championship.services import WithdrawnBy
 from people.models import Person
 
 from ..models import MasterClassSession, MasterClassSignup, OutboundEmail, Registration
 from ..selectors import outbox_about
+from .participation import participant_withdraw
 from .waiting_list import session_seats_fill, tournament_places_fill
 
 
@@ -25,6 +27,11 @@ def _initials(name: str) -> str:
 
 def _registration_strip(registration: Registration, *, now: datetime) -> None:
     registration.name = _initials(registration.name)
+    # The entrant made from the registration shows the name on the public pages: initials
+    # there too (a save, so the public pages are made new), the results stay.
+    for entrant in Entrant.objects.filter(registration=registration):
+        entrant.name, entrant.club = registration.name, ""
+        entrant.save(update_fields=["name", "club"])
     registration.email = f"anonymised-r{registration.pk}@invalid.invalid"
     registration.phone = ""
     registration.club = ""
@@ -106,8 +113,8 @@ def person_anonymise(*, email: str, now: datetime | None = None) -> int:
                 Tournament.Status.REGISTRATION
             )
             if upcoming and registration.status != Registration.Status.WITHDRAWN:
-                registration.status = Registration.Status.WITHDRAWN
-                registration.withdrawn_at = now
+                # The one door of withdrawals: the entrant follows; no e-mail (unreachable).
+                participant_withdraw(registration=registration, by=WithdrawnBy.PRIVACY, now=now)
             _registration_strip(registration, now=now)
         for signup in signups:
             upcoming = sessions[signup.session_id].starts_at > now

@@ -3,9 +3,10 @@ e-mail to each person entered.
 
 Every path that frees or adds a place ends here:
 
-- a player's withdrawal or cancellation through the link in their e-mail, and an organiser's
-  withdrawal on the organisers' pages (``entries.registration_withdraw``,
-  ``masterclass.signup_cancel``), in the same transaction;
+- a withdrawal, whoever makes it and on whichever page — the player's link, the registration's
+  page, the entrants page, the admin, anonymising (``championship.services.
+  participant_withdraw``, the one door of withdrawals) — and a cancellation of a master-class
+  seat (``masterclass.signup_cancel``), in the same transaction;
 - anonymising a person entered in a tournament or booked for a session still to come
   (``privacy``), in the same transaction;
 - any other save or delete: the admin withdrawing, moving or deleting a registration or a
@@ -28,7 +29,8 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from championship.models import Tournament
+from championship.models import Entrant, Tournament
+from championship.services.changes import tournament_changed
 
 from ..models import MasterClassSession, MasterClassSignup, Registration
 from .outbox import outbox_enqueue
@@ -66,6 +68,15 @@ def tournament_places_fill(*, tournament_id: int) -> list[Registration]:
         for registration in entered:
             registration.status = Registration.Status.ENTERED
             outbox_enqueue(kind="registration_promoted", object_id=registration.pk)
+        # Someone who withdrew and entered again at the end of the list kept their entrant,
+        # withdrawn before round 1: given a place, it is in the field again (one fact).
+        for entrant in Entrant.objects.filter(
+            registration__in=[r.pk for r in entered], withdrawn_after=0
+        ):
+            entrant.withdrawn_after = None
+            entrant.save(update_fields=["withdrawn_after"])
+        if entered:  # the public list of players changes (championship.selectors)
+            tournament_changed(tournament.pk)
     return entered
 
 

@@ -91,7 +91,13 @@ def test_the_public_forms_store_single_line_names_and_clubs(client, tournament):
     session = make_session()
     client.post(
         reverse("registrations:signup", args=[session.pk]),
-        {"name": "Sam\r\nPatel", "email": "s@example.org", "language": "en", "consent": "on"},
+        {
+            "name": "Sam\r\nPatel",
+            "email": "s@example.org",
+            "language": "en",
+            "experience": "newcomer",
+            "consent": "on",
+        },
     )
     assert MasterClassSignup.objects.values_list("name", flat=True).get() == "Sam Patel"
 

@@ -77,7 +77,7 @@ def test_parallel_duplicates_make_one_row(capped: Tournament) -> None:
 def test_parallel_signups_for_the_last_seats() -> None:
     session = make_session(seats=3)
     url = reverse("registrations:signup", args=[session.pk])
-    data = {"name": "N", "phone": "", "language": "en", "consent": "on"}
+    data = {"name": "N", "phone": "", "language": "en", "consent": "on", "experience": "newcomer"}
     in_parallel(
         10, lambda i: Client().post(url, {**data, "email": f"s{i}@example.org"}).status_code
     )

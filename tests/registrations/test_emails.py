@@ -153,7 +153,12 @@ def session():  # type: ignore[no-untyped-def]
 
 def test_a_master_class_seat_has_its_times_and_a_calendar_file(session, mailoutbox):  # type: ignore[no-untyped-def]
     masterclass.signup_create(
-        session=session, name="Лена", email="lena@example.org", phone="", language="ru"
+        experience="newcomer",
+        session=session,
+        name="Лена",
+        email="lena@example.org",
+        phone="",
+        language="ru",
     )
     message = only(mailoutbox, "lena@example.org")
     assert message.subject == "Мастер-класс: Правила за один вечер"
@@ -171,10 +176,20 @@ def test_a_master_class_seat_has_its_times_and_a_calendar_file(session, mailoutb
 
 def test_the_waiting_list_e_mail_does_not_ask_to_give_up_a_seat_one_has_not(session, mailoutbox):  # type: ignore[no-untyped-def]
     masterclass.signup_create(
-        session=session, name="A", email="a@example.org", phone="", language="en"
+        experience="newcomer",
+        session=session,
+        name="A",
+        email="a@example.org",
+        phone="",
+        language="en",
     )
     masterclass.signup_create(
-        session=session, name="Sam", email="sam@example.org", phone="", language="en"
+        experience="newcomer",
+        session=session,
+        name="Sam",
+        email="sam@example.org",
+        phone="",
+        language="en",
     )
     body = only(mailoutbox, "sam@example.org").body
     assert "on its waiting list, in position 1" in body
@@ -185,7 +200,12 @@ def test_the_waiting_list_e_mail_does_not_ask_to_give_up_a_seat_one_has_not(sess
 
 def test_a_cancellation_is_confirmed(session, mailoutbox):  # type: ignore[no-untyped-def]
     signup, _ = masterclass.signup_create(
-        session=session, name="Лена", email="lena@example.org", phone="", language="ru"
+        experience="newcomer",
+        session=session,
+        name="Лена",
+        email="lena@example.org",
+        phone="",
+        language="ru",
     )
     mailoutbox.clear()
     masterclass.signup_cancel(signup=signup)
@@ -211,13 +231,28 @@ def every_email(tournament: Tournament, session, language: str) -> list:  # type
     entries.person_links_send(email="boris@example.org")
     entries.registration_withdraw(registration=first)  # withdrawn + promoted
     one, _ = masterclass.signup_create(
-        session=session, name="Lena", email="lena@example.org", phone="", language=language
+        experience="newcomer",
+        session=session,
+        name="Lena",
+        email="lena@example.org",
+        phone="",
+        language=language,
     )
     two, _ = masterclass.signup_create(
-        session=session, name="Sam", email="sam@example.org", phone="", language=language
+        experience="newcomer",
+        session=session,
+        name="Sam",
+        email="sam@example.org",
+        phone="",
+        language=language,
     )
     masterclass.signup_create(
-        session=session, name="Sam", email="sam@example.org", phone="", language=language
+        experience="newcomer",
+        session=session,
+        name="Sam",
+        email="sam@example.org",
+        phone="",
+        language=language,
     )
     masterclass.signup_cancel(signup=one)  # cancelled + promoted
     MasterClassSignup.objects.filter(pk=two.pk).update(reminder_sent_at=None)

@@ -24,6 +24,7 @@ def signup(client, session, email, **extra):  # type: ignore[no-untyped-def]
         "phone": "",
         "language": "en",
         "consent": "on",
+        "experience": "newcomer",
         **extra,
     }
     return client.post(reverse("registrations:signup", args=[session.pk]), data)
@@ -92,13 +93,28 @@ def test_reminders_go_out_the_day_before_once(mailoutbox):
     later = make_session(days=3)
     now = timezone.now()
     masterclass.signup_create(
-        session=tomorrow, name="A", email="a@example.org", phone="", language="ru"
+        experience="newcomer",
+        session=tomorrow,
+        name="A",
+        email="a@example.org",
+        phone="",
+        language="ru",
     )
     masterclass.signup_create(
-        session=later, name="B", email="b@example.org", phone="", language="en"
+        experience="newcomer",
+        session=later,
+        name="B",
+        email="b@example.org",
+        phone="",
+        language="en",
     )
     cancelled, _ = masterclass.signup_create(
-        session=tomorrow, name="C", email="c@example.org", phone="", language="en"
+        experience="newcomer",
+        session=tomorrow,
+        name="C",
+        email="c@example.org",
+        phone="",
+        language="en",
     )
     masterclass.signup_cancel(signup=cancelled)
     mailoutbox.clear()

@@ -94,10 +94,20 @@ def test_csv_and_xlsx_exports(client, tournament, organiser):
 def test_signup_list_and_printable_roster(client, organiser):
     session = make_session(seats=1)
     masterclass.signup_create(
-        session=session, name="Первый", email="a@example.org", phone="+14165550123", language="ru"
+        experience="newcomer",
+        session=session,
+        name="Первый",
+        email="a@example.org",
+        phone="+14165550123",
+        language="ru",
     )
     masterclass.signup_create(
-        session=session, name="Second", email="b@example.org", phone="", language="en"
+        experience="newcomer",
+        session=session,
+        name="Second",
+        email="b@example.org",
+        phone="",
+        language="en",
     )
     page = client.get(reverse("registrations:signup_list", args=[session.pk])).content.decode()
     assert "a@example.org" in page and "b@example.org" in page
@@ -112,7 +122,12 @@ def test_person_export_and_anonymise(client, tournament, organiser):
     reg = add(tournament, "Анна Иванова", "Anna@Example.org")
     session = make_session()
     masterclass.signup_create(
-        session=session, name="Анна Иванова", email="anna@example.org", phone="", language="ru"
+        experience="newcomer",
+        session=session,
+        name="Анна Иванова",
+        email="anna@example.org",
+        phone="",
+        language="ru",
     )
     url = reverse("registrations:person")
     page = client.get(url, {"email": "anna@example.org"}).content.decode()

@@ -49,7 +49,7 @@ def test_organiser_list_needs_permission_and_shows_contacts(
     assert client.get(url).status_code == 403
     user.user_permissions.add(Permission.objects.get(codename="view_registration"))
     client.force_login(User.objects.get(pk=user.pk))
-    with django_assert_max_num_queries(10) as small:
+    with django_assert_max_num_queries(11) as small:
         response = client.get(url)
     assert response.status_code == 200 and b"p3@example.org" in response.content
     add_players(tournament, 40, prefix="y", email_confirmed_at=None)

@@ -89,7 +89,12 @@ def test_lost_link_tells_nothing_about_who_is_registered(client, tournament, mai
     client.post(register_url(tournament), registration_form(email="anna@example.org"))
     session = make_session()
     masterclass.signup_create(
-        session=session, name="Анна", email="anna@example.org", phone="", language="ru"
+        experience="newcomer",
+        session=session,
+        name="Анна",
+        email="anna@example.org",
+        phone="",
+        language="ru",
     )
     mailoutbox.clear()
     url = reverse("registrations:lost_link")
@@ -128,6 +133,7 @@ def test_the_master_class_offer_arrives_pre_filled(client, tournament):  # type:
             "phone": "+14165550123",
             "language": "ru",
             "consent": "on",
+            "experience": "newcomer",
         },
     )
     signup = MasterClassSignup.objects.get()
@@ -149,6 +155,7 @@ def test_dates_are_in_words_in_the_pages_language(client, tournament):  # type: 
         language="ru",
     ).registration
     signup, _ = masterclass.signup_create(
+        experience="newcomer",
         session=session,
         name="Анна",
         email="anna@example.org",

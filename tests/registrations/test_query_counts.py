@@ -96,7 +96,8 @@ def test_query_counts_do_not_grow():
     client.force_login(user)
     for page in small:
         # Warm up once at each size (session, permission caches; a confirmation link confirms
-        # the address at its first visit, matching the person), then measure.
+        # the address at its first visit, matching the person and making the public pages
+        # new), then measure.
         count_queries(client, small[page])
         count_queries(client, large[page])
         a = count_queries(client, small[page])

@@ -104,7 +104,13 @@ def test_master_class_sign_ups_count_as_registrations(client):  # type: ignore[n
     codes = [
         client.post(
             url,
-            {"name": f"Гость {i}", "email": f"g{i}@example.org", "language": "ru", "consent": "on"},
+            {
+                "name": f"Гость {i}",
+                "email": f"g{i}@example.org",
+                "language": "ru",
+                "consent": "on",
+                "experience": "newcomer",
+            },
             REMOTE_ADDR=VENUE_WIFI,
         ).status_code
         for i in range(45)
@@ -126,7 +132,13 @@ def test_thirty_newcomers_taking_the_offered_master_class_pass(client, tournamen
         assert signup_url in done.content.decode()
         answer = client.post(
             signup_url,
-            {"name": f"Игрок {i}", "email": email, "language": "ru", "consent": "on"},
+            {
+                "name": f"Игрок {i}",
+                "email": email,
+                "language": "ru",
+                "consent": "on",
+                "experience": "newcomer",
+            },
             REMOTE_ADDR=VENUE_WIFI,
         )
         assert answer.status_code == 302, i
@@ -144,7 +156,13 @@ def test_the_offer_does_not_open_a_door_for_a_script(client, tournament, mailout
     codes = [
         client.post(
             signup_url,
-            {"name": "Bot", "email": f"other{i}@example.org", "language": "en", "consent": "on"},
+            {
+                "name": "Bot",
+                "email": f"other{i}@example.org",
+                "language": "en",
+                "consent": "on",
+                "experience": "newcomer",
+            },
             REMOTE_ADDR=VENUE_WIFI,
         ).status_code
         for i in range(45)
@@ -153,7 +171,13 @@ def test_the_offer_does_not_open_a_door_for_a_script(client, tournament, mailout
     again = [
         client.post(
             signup_url,
-            {"name": "Me", "email": "me@example.org", "language": "en", "consent": "on"},
+            {
+                "name": "Me",
+                "email": "me@example.org",
+                "language": "en",
+                "consent": "on",
+                "experience": "newcomer",
+            },
             REMOTE_ADDR="198.51.100.20",
         ).status_code
         for _ in range(6)

@@ -297,6 +297,7 @@ def seats() -> dict[str, MasterClassSignup]:
     people = {}
     for name in ("Anna", "Boris", "Chen", "Dana"):
         people[name], _ = masterclass.signup_create(
+            experience="newcomer",
             session=session,
             name=name,
             email=f"{name.lower()}@example.org",

@@ -1,4 +1,6 @@
-"""Demo data for a first look: ``python manage.py seed_demo`` (idempotent).
+"""Demo data for a first look: ``python manage.py seed_demo`` (idempotent). Its tournaments
+are marked ``demo``: ``python manage.py remove_demo``, or *Remove the demo data* on the
+organisers' pages, removes them with their registrations, sessions and sign-ups.
 
 A tournament open for registration, two master-class sessions (one of them full), a few
 registrations, and an organiser account (see README.md for its credentials).
@@ -127,6 +129,7 @@ class Command(BaseCommand):
                 rounds=options["rounds"],
                 seed=options["seed"],
             )
+            Tournament.objects.filter(pk=t.pk).update(demo=True)  # remove_demo removes it
             self.stdout.write(self.style.SUCCESS(f"Running Swiss ready at /t/{t.slug}/"))
             self.tournament_day(t)
             return
@@ -140,8 +143,11 @@ class Command(BaseCommand):
                 name="Toronto Autumn Open (demo)",
                 people=people,
             )
-            # Its Russian name, shown on every page in Russian (the files keep the English one).
-            Tournament.objects.filter(pk=t.pk).update(name_ru="Осенний турнир Торонто (демо)")
+            # Its Russian name, shown on every page in Russian (the files keep the English one);
+            # marked demo (``remove_demo`` takes it away).
+            Tournament.objects.filter(pk=t.pk).update(
+                name_ru="Осенний турнир Торонто (демо)", demo=True
+            )
             tournament_changed(t.pk)  # the pages kept so far knew only the English name
             self.stdout.write(self.style.SUCCESS(f"Running Swiss ready at /t/{t.slug}/"))
             self.analyse_some(t)
@@ -222,6 +228,7 @@ class Command(BaseCommand):
             day=last_month,
             seed=12,
         )
+        Tournament.objects.filter(slug__in=["demo-club-1", "demo-club-2"]).update(demo=True)
         self.stdout.write(
             self.style.SUCCESS("Two past club events at /t/demo-club-1/, /t/demo-club-2/")
         )
@@ -253,6 +260,7 @@ class Command(BaseCommand):
                 "ends_on": start + timedelta(days=1),
                 "entry_cap": 64,
                 "registration_open": True,
+                "demo": True,  # what remove_demo (and the organisers' page) removes
                 "description": (
                     "The first city championship of Modern Nardy: cards instead of dice, "
                     "so the stronger player wins. 30 + 30 minutes per side."
