@@ -188,10 +188,11 @@ def tablet_refusal(game: Game, eg: EngineGame) -> str | None:
     return None
 
 
-def page_key(pk: int) -> tuple[int, int | None, str, str] | None:
+def page_key(pk: int) -> tuple[int, int | None, str, str, int] | None:
     """What a kept public game page's key needs, in one query: the game's version, its
     tournament's version (None for a friendly game), its analysis' status at that version ("-"
-    if none: a page shows the analysis of that version only) and its round's status ("" for a friendly game). None if
+    if none: a page shows the analysis of that version only), its round's status ("" for a
+    friendly game) and its tournament's spectators' delay in minutes (``games.delay``). None if
     there is no such game."""
     row = (
         Game.objects.filter(pk=pk)
@@ -201,11 +202,12 @@ def page_key(pk: int) -> tuple[int, int | None, str, str] | None:
             "analysis__version",
             "analysis__status",
             "board__round__status",
+            "board__round__tournament__spectator_delay_minutes",
         )
         .first()
     )
     if row is None:
         return None
-    version, tournament, analysed, status, round_status = row
+    version, tournament, analysed, status, round_status, minutes = row
     stamp = status if analysed == version and status else "-"
-    return version, tournament, stamp, round_status or ""
+    return version, tournament, stamp, round_status or "", minutes or 0

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import hall_views, tablet_views, views
+from . import hall_views, multiboard_views, tablet_views, views
 
 app_name = "games"
 
@@ -29,6 +29,13 @@ urlpatterns = [
     path("t/<slug:slug>/round/<id:number>/tablets/", hall_views.tablets, name="tablets"),
     path("t/<slug:slug>/round/<id:number>/sheets/", hall_views.paper_sheets, name="paper_sheets"),
     path("games/<id:pk>/live.json", views.live, name="live"),
+    # Every game of a round at once, for spectators (games.multiboard).
+    path("t/<slug:slug>/round/<id:number>/live/", multiboard_views.page, name="multiboard"),
+    path(
+        "t/<slug:slug>/round/<id:number>/live.json",
+        multiboard_views.feed,
+        name="multiboard_feed",
+    ),
     # A tournament's recorded games (the tournament's pages link here by these names).
     path("t/<slug:slug>/games.nrd", views.tournament_records, name="tournament_records"),
     path("t/<slug:slug>/games/<id:number>.nrd", views.tournament_records, name="round_records"),
