@@ -13,7 +13,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from . import labels, manager
-from .models import Board, Entrant, GameResult, Round, Tournament
+from .models import Absence, Board, Entrant, GameResult, Round, Tournament
 from .pairing import Row, TournamentData, standings
 
 
@@ -295,3 +295,16 @@ def pairing_rows(t: Tournament, number: int) -> list[PairingRow]:
         )
         for pk, n, bye, w, w_no, w_name, w_rating, b, b_no, b_name, b_rating in boards
     ]
+
+
+def registration_absences(registration: Any) -> list[Absence]:
+    """The absences of a registration's player (a no-show forfeit confirmed in the hall), the
+    questions still open first, then by round. One query."""
+    from .models import Absence
+
+    rows = list(
+        Absence.objects.filter(entrant__registration=registration)
+        .select_related("round", "entrant__tournament")
+        .order_by("round__number")
+    )
+    return sorted(rows, key=lambda a: (a.status != Absence.Status.ASKED, a.round.number))

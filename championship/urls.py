@@ -6,7 +6,7 @@ import common.converters  # noqa: F401  - registers <id:…> before the apps' UR
 from common import views as site
 from common.login import LoginView
 
-from . import organiser_setup, views
+from . import organiser_setup, player_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -16,6 +16,8 @@ urlpatterns = [
     path("manage/", organiser_setup.organiser_home, name="organiser_home"),
     path("manage/new/", organiser_setup.tournament_create, name="tournament_create"),
     path("t/<slug:slug>/", include("championship.urls_tournament")),
+    # The absent player's question, opened from their registration's signed link.
+    path("player/<str:token>/absence/", player_views.absence, name="player_absence"),
     path("", include("games.urls")),
     path("", include("registrations.urls")),
     path("accounts/login/", LoginView.as_view(), name="login"),

@@ -27,6 +27,7 @@ urlpatterns = [
     path("t/<slug:slug>/round/<id:number>/hall/", hall_views.hall, name="hall"),
     path("t/<slug:slug>/round/<id:number>/hall.json", hall_views.hall_json, name="hall_json"),
     path("t/<slug:slug>/round/<id:number>/tablets/", hall_views.tablets, name="tablets"),
+    path("t/<slug:slug>/round/<id:number>/progress/", hall_views.progress, name="round_progress"),
     path("t/<slug:slug>/round/<id:number>/sheets/", hall_views.paper_sheets, name="paper_sheets"),
     path("games/<id:pk>/live.json", views.live, name="live"),
     # Every game of a round at once, for spectators (games.multiboard).

@@ -224,6 +224,12 @@ def test_every_url_by_role():
         "games:hall_json": ("/t/sw/round/1/hall.json", LOGIN, DENIED, OK, OK),
         "games:tablets": ("/t/sw/round/1/tablets/", LOGIN, DENIED, OK, OK),
         "games:paper_sheets": ("/t/sw/round/1/sheets/", LOGIN, DENIED, OK, OK),
+        "games:round_progress": ("/t/sw/round/1/progress/", LOGIN, DENIED, OK, OK),
+        # Every game of a round at once: public (spectators delayed, games/delay.py).
+        "games:multiboard": ("/t/sw/round/1/live/", OK, OK, OK, OK),
+        "games:multiboard_feed": ("/t/sw/round/1/live.json", OK, OK, OK, OK),
+        # The absent player's question: whoever holds the registration's signed link.
+        "player_absence": (reverse("player_absence", args=[manage]), OK, OK, OK, OK),
     }
     routed = set(names(get_resolver().url_patterns))
     assert routed <= set(pages), f"URLs without a permission entry: {sorted(routed - set(pages))}"

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from .. import manager, pairing_text, selectors
 from ..models import Board, Entrant, GameResult, Round, Tournament
 from ..pairing import Pair, PairingError, RoundEntry, explain, pair_swiss, round_robin_round
+from .absences import absences_apply_rule
 from .changes import tournament_changed
 from .errors import ChampionshipError
 
@@ -151,6 +152,8 @@ def round_pair_next(
                     "round.unconfirmed", round=last.number, boards=", ".join(map(str, pending))
                 )
         number = (last.number if last else 0) + 1
+        # Absent players who have not said whether they continue: the tournament's rule.
+        absences_apply_rule(tournament=t)
         step("loading", 10)
         if number == 1:
             entrants = _assign_starting_numbers(t)

@@ -71,3 +71,12 @@ def time_control(obj: Any) -> str:
 def json_data(value: Any, element_id: str) -> SafeString:
     """Django's ``json_script``, faster on big values (common.html.json_script)."""
     return json_script(value, element_id)
+
+
+@register.filter
+def duration_hm(value: Any) -> str:
+    """A ``timedelta`` as ``h:mm`` (how long a round has run)."""
+    if value is None:
+        return ""
+    minutes = max(int(value.total_seconds()) // 60, 0)
+    return f"{minutes // 60}:{minutes % 60:02d}"
