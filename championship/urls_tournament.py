@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import organiser_setup, organiser_views, public_views
+from . import organiser_setup, organiser_views, public_views, screen_views
 
 app_name = "championship"
 
@@ -13,6 +13,7 @@ urlpatterns = [
     path("crosstable/", public_views.crosstable_page, name="crosstable"),
     path("export.trf", public_views.trf_export, name="trf"),
     path("version.json", public_views.version, name="version"),
+    path("screen/", screen_views.venue_screen, name="screen"),
     path("manage/", organiser_views.dashboard, name="dashboard"),
     path("manage/pair/", organiser_views.pair_next, name="pair_next"),
     path("manage/pair/status.json", organiser_views.pair_status, name="pair_status"),

@@ -225,6 +225,7 @@ def test_every_url_by_role():
         "games:tablets": ("/t/sw/round/1/tablets/", LOGIN, DENIED, OK, OK),
         "games:paper_sheets": ("/t/sw/round/1/sheets/", LOGIN, DENIED, OK, OK),
         "games:round_progress": ("/t/sw/round/1/progress/", LOGIN, DENIED, OK, OK),
+        "championship:screen": ("/t/sw/screen/?lang=both", OK, OK, OK, OK),
         # Every game of a round at once: public (spectators delayed, games/delay.py).
         "games:multiboard": ("/t/sw/round/1/live/", OK, OK, OK, OK),
         "games:multiboard_feed": ("/t/sw/round/1/live.json", OK, OK, OK, OK),
