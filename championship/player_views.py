@@ -72,6 +72,19 @@ def absence(request: HttpRequest, token: str) -> HttpResponse:
         if found is None:
             messages.error(request, _("Choose whether you continue in the tournament."))
             status = 400
+        elif not answer and request.POST.get("confirm") != "1":
+            # Withdrawing asks first, saying what it means; nothing is recorded yet.
+            context = absence_context(registration, token)
+            return render(
+                request,
+                "championship/player/absence.html",
+                {
+                    "registration": registration,
+                    "tournament": registration.tournament,
+                    **context,
+                    "confirming": found,
+                },
+            )
         else:
             try:
                 services.absence_answer(absence=found, continues=bool(answer))

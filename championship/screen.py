@@ -128,13 +128,27 @@ def schedule(t: Tournament, languages: tuple[str, ...]) -> list[dict[str, Any]]:
         local = timezone.localtime(starts_at, zone)
         out.append(
             {
-                "round": said(_("Round %(n)d"), languages, n=number),
+                "round": _round_label(number, languages),
                 "day": _day(local, languages),
                 "time": local.strftime("%H:%M"),
                 "at": int(starts_at.timestamp() * 1000),
             }
         )
     return out
+
+
+def _round_label(number: int, languages: tuple[str, ...]) -> str:
+    """``Round 3``, or in both languages ``Тур/Round 3`` (short: the schedule is one line)."""
+    words: list[str] = []
+    for code in languages:
+        with translation.override(code):
+            text = str(_("Round %(n)d") % {"n": number})
+        word = text.removesuffix(f" {number}")
+        if word == text:  # a language that puts the number elsewhere: say it whole
+            return said(_("Round %(n)d"), languages, n=number)
+        if word not in words:
+            words.append(word)
+    return f"{'/'.join(words)} {number}"
 
 
 def _day(moment: datetime, languages: tuple[str, ...]) -> str:

@@ -38,7 +38,7 @@ from championship.services import describe
 
 from . import board_svg, delay, selectors
 from .engine import BLACK, WHITE
-from .engine.core import hand_text
+from .engine.core import CARD_TEXTS
 from .engine.game import Game as EngineGame
 from .models import Game, Turn
 
@@ -153,9 +153,18 @@ def _part(eg: EngineGame) -> dict[str, Any]:
         "adjourned": eg.adjourned,
         "outcome": [outcome.result, outcome.termination] if outcome else None,
         "layer": board_svg.layer(state, WHITE),
-        "white_cards": hand_text(state.hand(WHITE)),
-        "black_cards": hand_text(state.hand(BLACK)),
+        "white_cards": cards_text(state.hand(WHITE)),
+        "black_cards": cards_text(state.hand(BLACK)),
     }
+
+
+def cards_text(hand: tuple[int, ...]) -> str:
+    """A hand as the multiboard writes it, short: ``1:2×2 2:3 4:5×2`` (and the number of
+    cards), ``–`` when empty."""
+    pairs = [(text, n) for text, n in zip(CARD_TEXTS, hand, strict=True) if n]
+    if not pairs:
+        return "–"
+    return " ".join(f"{text}×{n}" if n > 1 else text for text, n in pairs) + f" ({sum(hand)})"
 
 
 def _ms(moment: datetime | None) -> int | None:

@@ -36,6 +36,12 @@
       if (at > now && next < 0) next = i;
       el.classList.toggle("next", i === next);
     });
+    // And none cut by the screen's edge.
+    var foot = document.querySelector(".screen-foot");
+    var edge = foot ? foot.getBoundingClientRect().right : Infinity;
+    items.forEach(function (el) {
+      if (!el.hidden && el.getBoundingClientRect().right > edge) el.hidden = true;
+    });
   }
   function turn() {
     if (slides.length < 2 && !changed) return;

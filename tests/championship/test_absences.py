@@ -154,6 +154,19 @@ def test_the_question_on_the_players_signed_link() -> None:
     assert 'value="continue"' not in page and "continues" in page
 
 
+def test_withdrawing_on_the_page_asks_first() -> None:
+    _rnd, board = _tournament(rule=1)
+    url = _link(board)
+    absence = Absence.objects.get()
+    asked = Client().post(url, {"absence": absence.pk, "answer": "withdraw"})
+    assert asked.status_code == 200 and 'name="confirm" value="1"' in asked.content.decode()
+    assert Absence.objects.get().status == "asked"  # nothing recorded yet
+    done = Client().post(url, {"absence": absence.pk, "answer": "withdraw", "confirm": "1"})
+    assert done.status_code == 302
+    assert Absence.objects.get().status == "withdrew"
+    assert Entrant.objects.get(pk=board.white_id).withdrawn_after == 1
+
+
 def test_a_forged_link_or_answer_changes_nothing() -> None:
     _rnd, board = _tournament(rule=1)
     url = _link(board)
@@ -162,7 +175,7 @@ def test_a_forged_link_or_answer_changes_nothing() -> None:
     for data in (
         {"absence": absence.pk, "answer": "maybe"},
         {"absence": "abc", "answer": "continue"},
-        {"absence": absence.pk + 1000, "answer": "withdraw"},
+        {"absence": absence.pk + 1000, "answer": "withdraw", "confirm": "1"},
         {},
     ):
         assert Client().post(url, data).status_code == 400

@@ -62,7 +62,7 @@ def test_the_schedule_in_the_tournaments_time_zone() -> None:
     starts = datetime(2027, 3, 13, 15, 0, tzinfo=ZoneInfo("UTC"))  # a Saturday
     RoundStart.objects.create(tournament=t, number=2, starts_at=starts)
     html = _screen("?lang=both")
-    assert "Round 2" in html and "Сб/Sat 13.03 18:00" in html  # 15:00 UTC is 18:00 in Moscow
+    assert "Тур/Round 2 · Сб/Sat 13.03 18:00" in html  # 15:00 UTC is 18:00 in Moscow
     assert 'data-zone="Europe/Moscow"' in html
 
 

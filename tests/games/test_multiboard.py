@@ -45,8 +45,9 @@ def test_every_game_with_its_board_clocks_cards_ply_and_result() -> None:
     assert playing["state"] == "playing" and playing["ply"] == 1 and playing["to_move"] == "black"
     assert playing["running"] == "black" and playing["since"] is not None
     assert (playing["white_ms"], playing["black_ms"]) == (29 * 60_000, 30 * 60_000)
-    # White has played a 4:5: one card fewer than Black, who has them all.
-    assert len(playing["white_cards"].split()) == len(playing["black_cards"].split()) - 1
+    # White has played a 4:5: one card fewer than Black, who has them all, two of each.
+    assert playing["black_cards"].endswith("4:5×2 (18)")
+    assert playing["white_cards"].endswith("3:6×2 4:5 (17)")
     assert '<g class="layer" data-ply="1">' in playing["layer"]
     assert playing["url"] == f"/games/{first.pk}/"
     assert games[second.board.number]["state"] == "waiting"

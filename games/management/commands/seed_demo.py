@@ -25,7 +25,7 @@ from django.utils import timezone
 from championship.apps import ORGANISERS_GROUP, ensure_organisers_group
 from championship.models import Tournament
 from games import analysis
-from games.demo import create_running_swiss
+from games.demo import create_running_swiss, start_the_hall
 from games.models import Game
 from registrations.models import Experience, MasterClassSession, MasterClassSignup, Registration
 
@@ -129,6 +129,7 @@ class Command(BaseCommand):
                 slug="demo-swiss", players=24, rounds=5, name="Toronto Autumn Open (demo)"
             )
             self.stdout.write(self.style.SUCCESS(f"Running Swiss ready at /t/{t.slug}/"))
+            start_the_hall(t)
             self.analyse_some(t)
 
     def analyse_some(self, t: Tournament, n: int = 4) -> None:
