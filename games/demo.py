@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from championship import services as championship
-from championship.models import Board, Entrant, GameResult, RoundStart, Tournament
+from championship.models import Board, Entrant, GameResult, Round, RoundStart, Tournament
 
 from .clock import clock_text
 from .engine import BLACK, WHITE, legal_plays, playable_cards
@@ -24,7 +24,7 @@ from .engine.core import PHASE_PLIES, State
 from .engine.game import Game as EngineGame
 from .models import Game, Turn
 from .selectors import sheet_facts
-from .services import clock_start, termination_side
+from .services import clock_start, game_for, termination_side
 
 FIRST = [
     "Анна",
@@ -278,3 +278,14 @@ def start_the_hall(t: Tournament, *, clocks: int = 4) -> None:
     ]
     for game in open_games[:clocks]:
         clock_start(game=game, user=None)
+
+
+def open_hall_round(t: Tournament) -> Round:
+    """Pair and publish ``t``'s next round with a game at a tablet on every board, every clock
+    running (the hall's load test: ``loadtest/run.sh``, scenario ``hall``)."""
+    rnd = championship.round_pair_next(tournament=t)
+    championship.round_publish(round=rnd)
+    for board in rnd.boards.exclude(black=None).select_related("round__tournament"):
+        for number in range(1, t.games_per_pairing + 1):
+            clock_start(game=game_for(board, number), user=None)
+    return rnd

@@ -25,7 +25,7 @@ from django.utils import timezone
 from championship.apps import ORGANISERS_GROUP, ensure_organisers_group
 from championship.models import Tournament
 from games import analysis
-from games.demo import create_running_swiss, start_the_hall
+from games.demo import create_running_swiss, open_hall_round, start_the_hall
 from games.models import Game
 from registrations.models import Experience, MasterClassSession, MasterClassSignup, Registration
 
@@ -93,6 +93,12 @@ class Command(BaseCommand):
         parser.add_argument("--slug", default="demo-swiss", help="its slug (default demo-swiss)")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument(
+            "--hall",
+            action="store_true",
+            help="with --players: the rounds all played, then the next one published with a "
+            "tablet at every board and every clock running (the hall's load test)",
+        )
+        parser.add_argument(
             "--allow-production",
             action="store_true",
             help="run although DJANGO_DEBUG=0 (a staging site): the organiser account then "
@@ -120,7 +126,11 @@ class Command(BaseCommand):
                 players=options["players"],
                 rounds=options["rounds"],
                 seed=options["seed"],
+                unfinished_last=not options["hall"],
             )
+            if options["hall"]:
+                rnd = open_hall_round(t)
+                self.stdout.write(f"Round {rnd.number} at the tablets, every clock running.")
             self.stdout.write(self.style.SUCCESS(f"Running Swiss ready at /t/{t.slug}/"))
             return
         self.seed_base(random_password=production)
