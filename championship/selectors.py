@@ -12,6 +12,8 @@ from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
+from registrations.models import Registration
+
 from . import labels, manager
 from .models import Absence, Board, Entrant, GameResult, Round, Tournament
 from .pairing import Row, TournamentData, standings
@@ -297,7 +299,7 @@ def pairing_rows(t: Tournament, number: int) -> list[PairingRow]:
     ]
 
 
-def registration_absences(registration: Any) -> list[Absence]:
+def registration_absences(registration: Registration) -> list[Absence]:
     """The absences of a registration's player (a no-show forfeit confirmed in the hall), the
     questions still open first, then by round. One query."""
     from .models import Absence

@@ -57,8 +57,9 @@ def _extra(rnd: Round, now: datetime) -> tuple[str, datetime | None, dict[int, s
     return f"{began}:{is_due}:{sorted(decided.items())}", began, decided
 
 
-def _round_now(rnd: Round, rows: Any, now: datetime) -> _RoundNow:
-    _tag, began, decided = _extra(rnd, now)
+def _round_now(
+    rnd: Round, rows: Any, now: datetime, began: datetime | None, decided: dict[int, str]
+) -> _RoundNow:
     items = boards.hall_games(rnd, rows, now)
     due_at = noshow.due(rnd, began)
     return _RoundNow(
@@ -135,8 +136,8 @@ def hall(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         return redirect("games:hall", slug=slug, number=number)
     now = timezone.now()
     rows = boards.round_rows(rnd)
-    tag, _began, _decided = _extra(rnd, now)
-    state = _round_now(rnd, rows, now)
+    tag, began, decided = _extra(rnd, now)
+    state = _round_now(rnd, rows, now, began, decided)
     return render(
         request,
         "games/hall.html",
@@ -163,12 +164,12 @@ def hall_json(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     rnd = _round(slug, number)
     now = timezone.now()
     rows = boards.round_rows(rnd)
-    extra, _began, _decided = _extra(rnd, now)
+    extra, began, decided = _extra(rnd, now)
     tag = boards.etag(rnd, rows[0], rows[1], extra)
     if request.headers.get("If-None-Match") == tag:
         response = HttpResponse(status=304)
     else:
-        state = _round_now(rnd, rows, now)
+        state = _round_now(rnd, rows, now, began, decided)
         response = JsonResponse(
             {
                 "games": [boards.as_json(i) for i in state.items],
@@ -186,7 +187,8 @@ def progress(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The round's progress as a fragment of HTML (the organisers' dashboard fetches it)."""
     rnd = _round(slug, number)
     now = timezone.now()
-    state = _round_now(rnd, boards.round_rows(rnd), now)
+    _tag, began, decided = _extra(rnd, now)
+    state = _round_now(rnd, boards.round_rows(rnd), now, began, decided)
     response = render(
         request,
         "games/_round_progress.html",

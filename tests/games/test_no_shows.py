@@ -189,7 +189,7 @@ def test_the_hall_with_its_no_shows_and_progress_keeps_its_queries_bounded(
     _started_ago(rnd, 30)
     client, _user = organiser_client()
     for _ in range(2):
-        with django_assert_max_num_queries(14):
+        with django_assert_max_num_queries(12):  # as many as the hall without them
             assert len(_hall_json(client, rnd)["no_shows"]) == 40
-        with django_assert_max_num_queries(14):
+        with django_assert_max_num_queries(12):
             assert client.get(f"/t/hall-open/round/{rnd.number}/hall/").status_code == 200
