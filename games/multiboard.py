@@ -74,6 +74,75 @@ def round_changed(slug: str, number: int) -> None:
     cache.delete_many([_key_key(slug, number, True), _key_key(slug, number, False)])
 
 
+@dataclass(frozen=True)
+class GameSeen:
+    """What one viewer sees of a game for its live state (``views.live``): the version and
+    the stored clock as seen (for a spectator of a tournament with a delay: at now − delay),
+    the tournament's version, the delay."""
+
+    version: int
+    tournament_version: int
+    minutes: int
+    clock_white_ms: int | None
+    clock_black_ms: int | None
+    clock_running_since: datetime | None
+    #: The game's snapshot seen (None: the game as it is).
+    moment: delay.Moment | None
+
+
+def _game_key(pk: int, spectator: bool) -> str:
+    return f"mb:game:{pk}:{'s' if spectator else 'a'}"
+
+
+def game_changed(pk: int) -> None:
+    """A game changed (after its commit): its live state is read again at the next poll."""
+    cache.delete_many([_game_key(pk, True), _game_key(pk, False)])
+
+
+def game_seen(pk: int, *, spectator: bool) -> GameSeen | None:
+    """What a viewer sees of game ``pk`` (None: no such game, or its round is not published),
+    kept ``KEY_SECONDS`` and forgotten at the game's commit: a poll of an unchanged game reads
+    the cache only. One query (three with a delay) when not kept."""
+    name = _game_key(pk, spectator)
+    found = cache.get(name)
+    if found is not None:
+        return GameSeen(*found)
+    row = (
+        Game.objects.filter(pk=pk)
+        .values_list(
+            "version",
+            "board_id",
+            "board__round__status",
+            "board__round__tournament__version",
+            "board__round__tournament__spectator_delay_minutes",
+            "clock_white_ms",
+            "clock_black_ms",
+            "clock_running_since",
+        )
+        .first()
+    )
+    if row is None:
+        return None
+    version, board_id, status, t_version, t_delay, white, black, since = row
+    if board_id is not None and status != Round.Status.PUBLISHED:
+        return None
+    minutes = (t_delay or 0) if spectator else 0
+    moment = delay.moment(pk, delay.cutoff(minutes)) if minutes else None
+    if delay.behind(moment, version):
+        assert moment is not None
+        version = moment.version
+        white, black, since = (
+            moment.clock_white_ms,
+            moment.clock_black_ms,
+            moment.clock_running_since,
+        )
+    else:
+        moment = None
+    seen = GameSeen(version, t_version or 0, minutes, white, black, since, moment)
+    cache.set(name, tuple(seen.__dict__.values()), KEY_SECONDS)
+    return seen
+
+
 def feed_key(slug: str, number: int, *, spectator: bool) -> FeedKey | None:
     """The key of what a viewer sees of round ``number`` (None: no such published round): a
     spectator sees the games with the tournament's delay, the arbiters without

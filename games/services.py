@@ -140,7 +140,8 @@ def _touch(
         clock_black_ms=game.clock_black_ms,
         clock_running_since=game.clock_running_since,
     )
-    board = game.board
+    pk, board = game.pk, game.board
+    transaction.on_commit(lambda: multiboard.game_changed(pk))
     if board is not None:
         slug, number = board.round.tournament.slug, board.round.number
         transaction.on_commit(lambda: multiboard.round_changed(slug, number))

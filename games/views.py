@@ -23,7 +23,7 @@ from common.cache import anonymous, computed, page_for
 from common.permissions import organiser_required
 from common.responses import text_download, version_json
 
-from . import analysis, board_svg, delay, records, selectors, services
+from . import analysis, board_svg, delay, multiboard, records, selectors, services
 from .clock import Clock, StoredClock, clock_at, clock_text
 from .engine import BLACK, WHITE, card_text, playable_cards
 from .engine.clicks import click_plays as engine_click_plays
@@ -337,51 +337,30 @@ def _live_summary(pk: int, moment: delay.Moment | None = None) -> dict[str, Any]
 @never_cache
 def live(request: HttpRequest, pk: int) -> HttpResponse:
     """What a spectator's game page polls (static/js/game_live.js): the game's version and
-    its clocks now. One small query a request: the replay it needs (ply, side to move) is
-    computed once per version of the game and of its tournament, and a poller that has this
-    version already gets ``304`` without a body (ETag). A spectator of a tournament with a
-    delay gets the game as it was then (two queries more: ``games.delay``)."""
-    row = (
-        Game.objects.filter(pk=pk)
-        .values(
-            "version",
-            "board_id",
-            "board__round__status",
-            "board__round__tournament__version",
-            "board__round__tournament__spectator_delay_minutes",
-            "clock_white_ms",
-            "clock_black_ms",
-            "clock_running_since",
-        )
-        .first()
-    )
-    if row is None or (row["board_id"] and row["board__round__status"] != Round.Status.PUBLISHED):
+    its clocks now. What the viewer sees of the game (``multiboard.game_seen``: for a
+    spectator of a tournament with a delay, the game as it was then) is kept a second and
+    forgotten at the game's commit, so a poll reads the cache; the replay it needs (ply, side
+    to move) is computed once per version of the game and of its tournament, and a poller
+    that has this version already gets ``304`` without a body (ETag)."""
+    spectator = delay.delay_minutes_for(request, 1) > 0
+    seen = multiboard.game_seen(pk, spectator=spectator)
+    if seen is None:
         raise Http404
-    minutes = delay.delay_minutes_for(
-        request, row["board__round__tournament__spectator_delay_minutes"]
-    )
     now = timezone.now()
-    moment = delay.moment(pk, delay.cutoff(minutes, now)) if minutes else None
-    version = row["version"]
-    stored = StoredClock(row["clock_white_ms"], row["clock_black_ms"], row["clock_running_since"])
-    if delay.behind(moment, version):
-        assert moment is not None
-        version, now = moment.version, delay.cutoff(minutes, now)
-        stored = StoredClock(
-            moment.clock_white_ms, moment.clock_black_ms, moment.clock_running_since
-        )
-    else:
-        moment = None
-    versions = f"{version}.{row['board__round__tournament__version'] or 0}"
+    if seen.moment is not None:
+        now = delay.cutoff(seen.minutes, now)
+    versions = f"{seen.version}.{seen.tournament_version}"
     tag = f'"live-{pk}-{versions}"'
     if request.headers.get("If-None-Match") == tag:
         response = HttpResponse(status=304)
     else:
+        moment = seen.moment
         summary = computed(f"live:g{pk}:v{versions}", lambda: _live_summary(pk, moment))
+        stored = StoredClock(seen.clock_white_ms, seen.clock_black_ms, seen.clock_running_since)
         clock = clock_at(stored, to_move=summary["to_move"], over=summary["over"], now=now)
         response = JsonResponse(
             {
-                "version": version,
+                "version": seen.version,
                 "versions": versions,
                 **summary,
                 "white_ms": clock.white_ms if clock else None,
