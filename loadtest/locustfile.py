@@ -235,8 +235,13 @@ class Tablet(FastHttpUser):
         self.game = _game_of(self.path)
         self.load()
 
+    #: The tablet waits seconds before its next press: longer than gunicorn keeps an idle
+    #: connection (keepalive 5 s), and the client does not send a POST again on a connection
+    #: the server closed meanwhile (a browser does). So the page's connection is not kept.
+    CLOSE = {"Connection": "close"}
+
     def load(self) -> None:
-        page = self.client.get(self.path, name="/tablet/[id]/ (page)")
+        page = self.client.get(self.path, headers=self.CLOSE, name="/tablet/[id]/ (page)")
         html = page.text or ""
         found = re.search(
             r'<script id="legal-plays" type="application/json">(.*?)</script>', html, re.S
@@ -251,7 +256,9 @@ class Tablet(FastHttpUser):
     @task
     def turn(self) -> None:
         if self.over or not self.plays:
-            self.client.get(self.path + "state.json", name="/tablet/[id]/state.json")
+            self.client.get(
+                self.path + "state.json", headers=self.CLOSE, name="/tablet/[id]/state.json"
+            )
             return
         card = random.choice(sorted(self.plays))
         text = random.choice(self.plays[card])["text"]

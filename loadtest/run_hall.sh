@@ -28,7 +28,9 @@ export REDIS_URL="redis://127.0.0.1:6379/$REDIS_DB"
 export EMAIL_URL="file://$WORK/mail"
 export DJANGO_DEBUG=0 DJANGO_SECRET_KEY="load-test-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 export DJANGO_ALLOWED_HOSTS=127.0.0.1 DJANGO_SECURE_SSL_REDIRECT=0 DJANGO_SECURE_COOKIES=0
-export GUNICORN_BIND="127.0.0.1:$PORT" GUNICORN_WORKERS=${GUNICORN_WORKERS:-4} GUNICORN_THREADS=${GUNICORN_THREADS:-1}
+# Threads: the requests are short and mostly wait on the cache and the database (docs/
+# performance.md, "Live games"); 4 sync workers queued the polls behind one another.
+export GUNICORN_BIND="127.0.0.1:$PORT" GUNICORN_WORKERS=${GUNICORN_WORKERS:-4} GUNICORN_THREADS=${GUNICORN_THREADS:-4}
 export LOAD_SCENARIO=hall LOAD_HALL_SLUG=hall LOAD_HALL_ROUND=5 LOAD_SPECTATORS="$SPECTATORS"
 
 "$BIN/python" -c "import locust" 2>/dev/null || "$BIN/python" -m pip install --quiet "locust>=2.20,<3"
@@ -63,7 +65,9 @@ for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/healthz" > /dev/null 
 run() {  # name seconds
   "$BIN/locust" -f loadtest/locustfile.py --headless -u $((SPECTATORS + TABLETS)) -r 100 -t "$2" \
     --host "http://127.0.0.1:$PORT" --csv "loadtest/results/$1" --only-summary \
-    Tablet MultiboardWatcher GameWatcher StandingsWatcher 2>&1 | tail -30 || true
+    Tablet MultiboardWatcher GameWatcher StandingsWatcher > "loadtest/results/$1.log" 2>&1 || true
+  grep -iE "cpu|warning" "loadtest/results/$1.log" | head -5 || true
+  tail -30 "loadtest/results/$1.log"
 }
 echo "== load: $(uptime)"
 echo "== hall from cold: $SPECTATORS spectators + $TABLETS tablets, ${SECONDS_COLD} s"; run hall-cold "${SECONDS_COLD}s"
