@@ -22,10 +22,12 @@ class TournamentAdmin(admin.ModelAdmin):
 
 
 from .models import (  # noqa: E402
+    Absence,
     Board,
     Entrant,
     ForbiddenPair,
     GameResult,
+    NoShow,
     RequestedBye,
     ResultChange,
     Round,
@@ -106,3 +108,24 @@ class ResultChangeAdmin(ReadOnly):
 class RoundStartAdmin(admin.ModelAdmin):
     list_display = ["tournament", "number", "starts_at"]
     list_filter = ["tournament"]
+
+
+@admin.register(NoShow)
+class NoShowAdmin(admin.ModelAdmin):
+    """The arbiters' decisions on no-shows (the hall), read-only: a log."""
+
+    list_display = ["board", "decision", "absent", "user", "at"]
+    list_filter = ["decision"]
+    readonly_fields = ["board", "decision", "absent", "user", "at"]
+
+    def has_add_permission(self, request: Any) -> bool:
+        return False
+
+
+@admin.register(Absence)
+class AbsenceAdmin(admin.ModelAdmin):
+    """Absent players and their answers; an organiser may change an answer here."""
+
+    list_display = ["entrant", "round", "status", "created_at", "decided_at"]
+    list_filter = ["status"]
+    raw_id_fields = ["entrant", "round"]

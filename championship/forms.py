@@ -170,6 +170,10 @@ class DateInput(forms.DateInput):
         super().__init__(format="%Y-%m-%d", **kwargs)
 
 
+#: Settings of the hall (issue 22) that take their default when left empty.
+DEFAULTED = ("no_show_minutes", "spectator_delay_minutes")
+
+
 class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
     """A tournament's settings. What the rounds already paired fix (the system, games per
     pairing, the pairing rules, fewer rounds than paired) is refused next to the field."""
@@ -196,6 +200,9 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
             "points_bye",
             "forbid_same_club",
             "two_person_confirmation",
+            "no_show_minutes",
+            "absences_to_withdraw",
+            "spectator_delay_minutes",
             "games_per_pairing",
             "max_half_point_byes",
             "entry_cap",
@@ -236,6 +243,9 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
             "phase2_minutes": (1, 600),
             "max_half_point_byes": (0, MAX_ROUND),
             "entry_cap": (1, 100000),
+            "no_show_minutes": (0, 240),
+            "absences_to_withdraw": (1, 99),
+            "spectator_delay_minutes": (0, 180),
         }
         for name, (low, high) in limits.items():
             f = self.fields[name]
@@ -259,7 +269,20 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
                 required=False,
                 initial=stored[i] if i < len(stored) else "",
             )
+        for name in DEFAULTED:  # empty: the default (a form from before the field)
+            self.fields[name].required = False
         _bootstrap(self)
+
+    def clean_no_show_minutes(self) -> int:
+        return self._or_default("no_show_minutes")
+
+    def clean_spectator_delay_minutes(self) -> int:
+        return self._or_default("spectator_delay_minutes")
+
+    def _or_default(self, name: str) -> int:
+        value = self.cleaned_data.get(name)
+        default: int = Tournament._meta.get_field(name).default  # type: ignore[assignment]
+        return default if value is None else int(value)
 
     def tiebreak_fields(self) -> list[forms.BoundField]:
         return [self[f"tiebreak_{i + 1}"] for i in range(TIEBREAK_PLACES)]

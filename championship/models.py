@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import validate_slug
+from django.core.validators import MaxValueValidator, MinValueValidator, validate_slug
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -246,6 +246,37 @@ class Tournament(models.Model):
     #: Made by ``seed_demo`` (with its registrations, sessions and sign-ups): what an organiser
     #: removes with *Remove the demo data* (``remove_demo``); nothing else is ever removed.
     demo = models.BooleanField(_("demo data"), default=False, editable=False)
+
+    #: The hall (issue 22): a board that has not started this many minutes after its round's
+    #: start is proposed to the arbiter as a no-show.
+    no_show_minutes = models.PositiveSmallIntegerField(
+        _("no-show after (minutes)"),
+        default=15,
+        validators=[MaxValueValidator(240)],
+        help_text=_(
+            "The hall proposes a forfeit for a board whose game has not started this many "
+            "minutes after the round's start."
+        ),
+    )
+    absences_to_withdraw = models.PositiveSmallIntegerField(
+        _("withdraw after absences"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(99)],
+        help_text=_(
+            "A player absent this many times who has not answered whether they continue by "
+            "the next round's pairing is withdrawn. Empty: never."
+        ),
+    )
+    spectator_delay_minutes = models.PositiveSmallIntegerField(
+        _("spectators' delay (minutes)"),
+        default=0,
+        validators=[MaxValueValidator(180)],
+        help_text=_(
+            "Spectators see the games this many minutes late (against cheating); the boards' "
+            "tablets and the arbiters never. 0: live."
+        ),
+    )
     #: Bumped on every change of a result or a round: the key of cached public pages.
     version = models.PositiveIntegerField(default=0, editable=False)
 
@@ -724,3 +755,68 @@ class RatedGame(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_result_id}: {self.white_change:+.1f} / {self.black_change:+.1f}"
+
+
+class NoShow(models.Model):
+    """The arbiter's decision on a board the hall proposed as a no-show (its game not started
+    at the round's start plus ``Tournament.no_show_minutes``): the forfeit confirmed (with the
+    absent side) or the proposal dismissed, by whom and when. One decision a board: a second
+    tap finds it and does nothing."""
+
+    class Decision(models.TextChoices):
+        FORFEIT = "forfeit", _("forfeit confirmed")
+        DISMISSED = "dismissed", _("dismissed")
+
+    class Absent(models.TextChoices):
+        WHITE = "white", _("White")
+        BLACK = "black", _("Black")
+        BOTH = "both", _("both")
+
+    board = models.OneToOneField(Board, on_delete=models.CASCADE, related_name="no_show")
+    decision = models.CharField(_("decision"), max_length=9, choices=Decision.choices)
+    #: The pairing's side that did not come (the board's White is White of game 1).
+    absent = models.CharField(_("absent"), max_length=5, choices=Absent.choices, blank=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
+    at = models.DateTimeField(_("at"))
+
+    class Meta:
+        verbose_name = _("no-show")
+        verbose_name_plural = _("no-shows")
+
+    def __str__(self) -> str:
+        return f"{self.board}: {self.decision} {self.absent}".strip()
+
+
+class Absence(models.Model):
+    """A player absent from a round (a no-show forfeit confirmed in the hall), and their answer
+    to the question on their page: do they continue? Unanswered by the next round's pairing,
+    the tournament's rule applies (``Tournament.absences_to_withdraw``)."""
+
+    class Status(models.TextChoices):
+        ASKED = "asked", _("asked whether they continue")
+        CONTINUES = "continues", _("continues")
+        WITHDREW = "withdrew", _("withdrew")
+        #: Unanswered by the next pairing, and absent as often as the rule allows: withdrawn.
+        WITHDRAWN = "withdrawn", _("withdrawn by the tournament's rule")
+        #: Unanswered by the next pairing, under the rule's count: paired as usual.
+        LAPSED = "lapsed", _("not answered")
+
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="absences")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="absences")
+    status = models.CharField(
+        _("status"), max_length=9, choices=Status.choices, default=Status.ASKED
+    )
+    created_at = models.DateTimeField(_("recorded at"))
+    #: When the player answered, or the rule decided.
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["round__number", "pk"]
+        verbose_name = _("absence")
+        verbose_name_plural = _("absences")
+        constraints = [
+            models.UniqueConstraint(fields=["entrant", "round"], name="absence_unique_per_round")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entrant} · {self.round}: {self.status}"

@@ -100,6 +100,10 @@ def _dashboard_page(
             "tournament": t,
             "entrants": entrants,
             "rounds_list": rounds,
+            # The round being played: the last published one (its progress, games.noshow).
+            "playing_round": next(
+                (r for r in reversed(rounds) if r.status == Round.Status.PUBLISHED), None
+            ),
             "status": status_now,
             "add_form": add_form,
             "stale": services.stale_draft(t),

@@ -22,6 +22,7 @@ urlpatterns = [
     path("manage/", organiser_setup.organiser_home, name="organiser_home"),
     path("manage/new/", organiser_setup.tournament_create, name="tournament_create"),
     path("t/<slug:slug>/", include("championship.urls_tournament")),
+    # The absent player's question, opened from their registration's signed link.
     path("", include("games.urls")),
     path("", include("registrations.urls")),
     path("accounts/login/", LoginView.as_view(), name="login"),

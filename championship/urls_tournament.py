@@ -6,6 +6,7 @@ from . import (
     public_views,
     rating_organiser_views,
     schedule_views,
+    screen_views,
 )
 
 app_name = "championship"
@@ -21,6 +22,7 @@ urlpatterns = [
     path("schedule.ics", public_views.schedule_ics, name="schedule_ics"),
     # The player's own page (a signed link from their registration's e-mails).
     path("version.json", public_views.version, name="version"),
+    path("screen/", screen_views.venue_screen, name="screen"),
     path("manage/", organiser_views.dashboard, name="dashboard"),
     path("manage/pair/", organiser_views.pair_next, name="pair_next"),
     path("manage/pair/status.json", organiser_views.pair_status, name="pair_status"),

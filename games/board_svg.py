@@ -37,6 +37,7 @@ def _top(white_point: int) -> bool:
     return white_point >= 13
 
 
+@lru_cache(maxsize=1)
 def _points() -> str:
     parts = []
     for p in range(1, 25):
@@ -118,6 +119,11 @@ def layer(state: State, numbering: str = WHITE) -> str:
 
 def board(state: State, *, numbering: str = WHITE, label: str = "") -> SafeString:
     """The whole board of a position as an inline SVG element."""
+    return frame(layer(state, numbering), label=label)
+
+
+def frame(position: str, *, label: str = "") -> SafeString:
+    """The whole board around a position's layer (``layer``) as an inline SVG element."""
     return mark_safe(  # noqa: S308 — built from numbers and an escaped label only
         f'<svg class="nardy-board" viewBox="-4 {-2 * LABEL} {W + 8} {H + 4 * LABEL}" role="img" '
         f'aria-label="{escape(label)}" data-height="{H}" '
@@ -127,8 +133,8 @@ def board(state: State, *, numbering: str = WHITE, label: str = "") -> SafeStrin
         f'<rect class="felt" x="0" y="0" width="{W}" height="{H}" rx="6"/>'
         f'<rect class="barstrip" x="{BAR_X}" y="0" width="{BARW}" height="{H}"/>'
         f'<rect class="home-w" x="{_column_x(6)}" y="{H // 2}" width="{6 * PW}" height="{H // 2}"/>'
-        f"{_points()}{layer(state, numbering)}</g></svg>"
+        f"{_points()}{position}</g></svg>"
     )
 
 
-__all__ = ["BLACK", "WHITE", "board", "layer"]
+__all__ = ["BLACK", "WHITE", "board", "frame", "layer"]

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from championship import services as championship
-from championship.models import Board, Entrant, Round, Tournament
+from championship.models import Board, Entrant, GameResult, Round, RoundStart, Tournament
 from people.models import Person
 
 from . import openings
@@ -26,7 +26,7 @@ from .engine.core import PHASE_PLIES, State
 from .engine.game import Game as EngineGame
 from .models import Game, Turn
 from .selectors import sheet_facts
-from .services import termination_side
+from .services import clock_start, game_for, termination_side
 
 FIRST = [
     "Анна",
@@ -309,3 +309,40 @@ def create_past_event(
     Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
     championship.tournament_changed(t.pk)
     return t
+
+
+def start_the_hall(t: Tournament, *, clocks: int = 4) -> None:
+    """The demo's hall (issue 22): a schedule (the last round began 40 minutes ago, one round
+    every 100 minutes) and the clocks of a few games still being played running, so that the
+    multiboard, the hall and the venue screen have something live to show."""
+    now = timezone.now()
+    last = t.round_set.order_by("-number").first()
+    if last is None:
+        return
+    for number in range(1, t.rounds + 1):
+        RoundStart.objects.update_or_create(
+            tournament=t,
+            number=number,
+            defaults={"starts_at": now + timedelta(minutes=100 * (number - last.number) - 40)},
+        )
+    undecided = set(
+        GameResult.objects.filter(board__round=last, result="").values_list("board_id", "number")
+    )
+    open_games = [
+        g
+        for g in Game.objects.filter(board__round=last).order_by("board__number")
+        if (g.board_id, g.number) in undecided
+    ]
+    for game in open_games[:clocks]:
+        clock_start(game=game, user=None)
+
+
+def open_hall_round(t: Tournament) -> Round:
+    """Pair and publish ``t``'s next round with a game at a tablet on every board, every clock
+    running (the hall's load test: ``loadtest/run.sh``, scenario ``hall``)."""
+    rnd = championship.round_pair_next(tournament=t)
+    championship.round_publish(round=rnd)
+    for board in rnd.boards.exclude(black=None).select_related("round__tournament"):
+        for number in range(1, t.games_per_pairing + 1):
+            clock_start(game=game_for(board, number), user=None)
+    return rnd

@@ -121,10 +121,13 @@ def round_rows(rnd: Round) -> tuple[list[Game], dict[tuple[int, int], GameResult
     return games, results, boards
 
 
-def etag(rnd: Round, games: list[Game], results: dict[tuple[int, int], GameResult]) -> str:
-    """Changes whenever anything the hall view shows changes (a game, a result, a name)."""
+def etag(
+    rnd: Round, games: list[Game], results: dict[tuple[int, int], GameResult], extra: str = ""
+) -> str:
+    """Changes whenever anything the hall view shows changes (a game, a result, a name, and
+    ``extra``: the no-shows' state)."""
     digest = hashlib.blake2b(digest_size=10)
-    digest.update(f"{rnd.tournament.version}:{rnd.pk}".encode())
+    digest.update(f"{rnd.tournament.version}:{rnd.pk}:{extra}".encode())
     for g in sorted(games, key=lambda g: g.pk):
         digest.update(f"g{g.pk}.{g.version}".encode())
     for key in sorted(results):

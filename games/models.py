@@ -279,3 +279,28 @@ class OpeningMove(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} · {self.ply}. {self.text}"
+
+
+class GameSnapshot(models.Model):
+    """What a game looked like from ``at`` until its next snapshot: written with every new
+    version of the game (``services._touch``), so that spectators' pages can show the game as
+    it was some minutes ago (``Tournament.spectator_delay_minutes``; ``games.delay``). The
+    sheet itself is not copied: the turns shown are the sheet's first ``ply`` turns."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    version = models.PositiveIntegerField()
+    at = models.DateTimeField()
+    ply = models.PositiveSmallIntegerField()
+    termination = models.CharField(max_length=12, blank=True)
+    termination_side = models.CharField(max_length=5, blank=True)
+    adjourned = models.BooleanField(default=False)
+    clock_white_ms = models.IntegerField(null=True, blank=True)
+    clock_black_ms = models.IntegerField(null=True, blank=True)
+    clock_running_since = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "at", "version"]
+        indexes = [models.Index(fields=["game", "at"], name="game_snapshot_at")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} v{self.version} @ {self.at:%H:%M:%S}: ply {self.ply}"

@@ -190,11 +190,12 @@ def tablet_refusal(game: Game, eg: EngineGame) -> str | None:
     return None
 
 
-def page_key(pk: int) -> tuple[int, int | None, str, str] | None:
+def page_key(pk: int) -> tuple[int, int | None, str, str, int] | None:
     """What a kept public game page's key needs, in one query: the game's version, its
     tournament's version (None for a friendly game), its analysis' moves and status ("-" if
-    none; a change of the moves deletes the analysis of others, and makes a new version) and
-    its round's status ("" for a friendly game). None if there is no such game."""
+    none; a change of the moves deletes the analysis of others, and makes a new version), its
+    round's status ("" for a friendly game) and its tournament's spectators' delay in minutes
+    (``games.delay``). None if there is no such game."""
     row = (
         Game.objects.filter(pk=pk)
         .values_list(
@@ -203,11 +204,12 @@ def page_key(pk: int) -> tuple[int, int | None, str, str] | None:
             "analysis__moves",
             "analysis__status",
             "board__round__status",
+            "board__round__tournament__spectator_delay_minutes",
         )
         .first()
     )
     if row is None:
         return None
-    version, tournament, analysed, status, round_status = row
+    version, tournament, analysed, status, round_status, minutes = row
     stamp = f"{analysed[:12]}.{status}" if analysed and status else "-"
-    return version, tournament, stamp, round_status or ""
+    return version, tournament, stamp, round_status or "", minutes or 0

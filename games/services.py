@@ -21,7 +21,7 @@ from championship import services as championship
 from championship.models import Board, Round, Tournament
 from common.types import Actor, user_or_none
 
-from . import analysis, openings, selectors
+from . import analysis, multiboard, openings, selectors
 from .clock import clock_text, stopped, valid_clock_text
 from .engine import BLACK, WHITE, EngineError
 from .engine.core import PHASE_PLIES
@@ -30,7 +30,7 @@ from .engine.game import Outcome
 from .engine.record import parse_record
 from .engine.vocabulary import Result
 from .messages import message
-from .models import ORGANISER_TERMINATIONS, Game, Turn
+from .models import ORGANISER_TERMINATIONS, Game, GameSnapshot, Turn
 
 #: The ``side`` of a double forfeit (neither side came).
 BOTH = "both"
@@ -157,12 +157,33 @@ def _lock(game: Game) -> Game:
     return locked
 
 
-def _touch(game: Game, **fields: Any) -> None:
-    """Store ``fields`` and make a new version of the game (its page and its sheet form)."""
+def _touch(
+    game: Game, *, at: datetime | None = None, ply: int | None = None, **fields: Any
+) -> None:
+    """Store ``fields`` and make a new version of the game (its page and its sheet form),
+    with its snapshot: the game as it is from ``at`` on (``ply``: its turns now, counted if not
+    given), which spectators' delayed pages read (``games.delay``)."""
     Game.objects.filter(pk=game.pk).update(version=F("version") + 1, **fields)
     for key, value in fields.items():
         setattr(game, key, value)
     game.version += 1
+    GameSnapshot.objects.create(
+        game=game,
+        version=game.version,
+        at=at or timezone.now(),
+        ply=game.turns.count() if ply is None else ply,
+        termination=game.termination,
+        termination_side=game.termination_side,
+        adjourned=game.adjourned,
+        clock_white_ms=game.clock_white_ms,
+        clock_black_ms=game.clock_black_ms,
+        clock_running_since=game.clock_running_since,
+    )
+    pk, board = game.pk, game.board
+    transaction.on_commit(lambda: multiboard.game_changed(pk))
+    if board is not None:
+        slug, number = board.round.tournament.slug, board.round.number
+        transaction.on_commit(lambda: multiboard.round_changed(slug, number))
 
 
 def _flag_if_fallen(game: Game, eg: EngineGame, user: Actor, now: datetime) -> bool:
@@ -174,6 +195,8 @@ def _flag_if_fallen(game: Game, eg: EngineGame, user: Actor, now: datetime) -> b
     eg.terminate("time", side)
     _touch(
         game,
+        at=now,
+        ply=eg.ply,
         termination="time",
         termination_side=side,
         clock_running_since=None,
@@ -257,6 +280,7 @@ def _record_turn(
     elif written and not valid_clock_text(written):
         raise GameError(_("Write the clock as h:mm:ss, for example 0:29:31."))
     played.clock = written or None
+    fields.update(at=now, ply=played.ply)
     try:
         turn = Turn.objects.create(
             game=game,
@@ -298,7 +322,7 @@ def turn_undo(
         last = turns[-1]
         last.delete()
         eg = selectors.sheet(game, turns[:-1], terminations=False)
-        _touch(game, **fields)
+        _touch(game, at=now, ply=len(turns) - 1, **fields)
         _sheet_changed(game, eg, user, overrule=True)  # other moves: the analysis is gone
     return last
 
@@ -346,7 +370,7 @@ def sheet_replace(*, game: Game, text: str, user: Actor, overrule: bool = False)
                 fields["white_name"] = tags["White"][:150]
             if not game.black_name and tags.get("Black"):
                 fields["black_name"] = tags["Black"][:150]
-        _touch(game, **fields)
+        _touch(game, ply=len(eg.turns), **fields)
         _sheet_changed(game, eg, user, overrule=overrule)
     return eg
 
@@ -412,6 +436,8 @@ def game_terminate(
         outcome = _terminated(eg, termination, side)
         _touch(
             game,
+            at=now,
+            ply=eg.ply,
             termination=termination,
             termination_side=termination_side(eg),
             adjourned=False,
@@ -430,7 +456,7 @@ def game_adjourn(*, game: Game, user: Actor) -> None:
             eg.adjourn()
         except EngineError as exc:
             raise _engine_error(exc) from None
-        _touch(game, adjourned=True, clock_running_since=None)
+        _touch(game, ply=eg.ply, adjourned=True, clock_running_since=None)
 
 
 def game_resume(*, game: Game, user: Actor) -> None:
@@ -461,11 +487,12 @@ def clock_start(*, game: Game, user: Actor, now: datetime | None = None) -> None
             raise GameError(_("The game is adjourned: resume it first."))
         if game.clock_running_since is not None:
             return
-        fields: dict[str, Any] = {"clock_running_since": now or timezone.now()}
+        now = now or timezone.now()
+        fields: dict[str, Any] = {"clock_running_since": now}
         if game.clock_white_ms is None:
             seconds = game.phase1_seconds if eg.state.phase == 1 else game.phase2_seconds
             fields.update(clock_white_ms=seconds * 1000, clock_black_ms=seconds * 1000)
-        _touch(game, **fields)
+        _touch(game, at=now, ply=eg.ply, **fields)
 
 
 def clock_pause(*, game: Game, user: Actor, now: datetime | None = None) -> None:
@@ -477,7 +504,13 @@ def clock_pause(*, game: Game, user: Actor, now: datetime | None = None) -> None
             return  # a finished game's clock is stopped (and its version, analysed, stays)
         if _flag_if_fallen(game, eg, user, now):
             return
-        _touch(game, clock_running_since=None, **stopped(selectors.clock(game, eg, now)))
+        _touch(
+            game,
+            at=now,
+            ply=eg.ply,
+            clock_running_since=None,
+            **stopped(selectors.clock(game, eg, now)),
+        )
 
 
 def clock_settle(*, game: Game, user: Actor = None, now: datetime | None = None) -> bool:
@@ -514,7 +547,8 @@ def game_confirm(*, game: Game, side: str) -> bool:
         raise GameError(_("Choose White or Black."))
     with transaction.atomic():
         game, eg, key = _ended(game)
-        _touch(game, **{f"{side}_confirmed": key})
+        confirmed: dict[str, Any] = {f"{side}_confirmed": key}
+        _touch(game, **confirmed)
         both = game.white_confirmed == game.black_confirmed == key
         outcome = eg.outcome
         if both and game.board is not None and outcome is not None:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import hall_views, report_views, tablet_views, views
+from . import hall_views, multiboard_views, report_views, tablet_views, views
 
 app_name = "games"
 
@@ -27,6 +27,7 @@ urlpatterns = [
     path("t/<slug:slug>/round/<id:number>/hall/", hall_views.hall, name="hall"),
     path("t/<slug:slug>/round/<id:number>/hall.json", hall_views.hall_json, name="hall_json"),
     path("t/<slug:slug>/round/<id:number>/tablets/", hall_views.tablets, name="tablets"),
+    path("t/<slug:slug>/round/<id:number>/progress/", hall_views.progress, name="round_progress"),
     path("t/<slug:slug>/round/<id:number>/sheets/", hall_views.paper_sheets, name="paper_sheets"),
     path("games/<id:pk>/live.json", views.live, name="live"),
     # What players do with the analysis (issue 24): the definitions, the event's awards,
@@ -44,6 +45,13 @@ urlpatterns = [
         "t/<slug:slug>/players/<id:pk>/training/<id:exercise_id>/",
         report_views.exercise,
         name="exercise",
+    ),
+    # Every game of a round at once, for spectators (games.multiboard).
+    path("t/<slug:slug>/round/<id:number>/live/", multiboard_views.page, name="multiboard"),
+    path(
+        "t/<slug:slug>/round/<id:number>/live.json",
+        multiboard_views.feed,
+        name="multiboard_feed",
     ),
     # A tournament's recorded games (the tournament's pages link here by these names).
     path("t/<slug:slug>/games.nrd", views.tournament_records, name="tournament_records"),

@@ -24,7 +24,7 @@ from common.converters import NumberError, parse_int
 from common.permissions import organiser_required
 from common.responses import text_download, version_json
 
-from . import analysis, board_svg, records, reports, selectors, services
+from . import analysis, board_svg, delay, multiboard, records, reports, selectors, services
 from .clock import Clock, StoredClock, clock_at, clock_text
 from .engine import BLACK, WHITE, card_text, playable_cards
 from .engine.clicks import click_plays as engine_click_plays
@@ -51,16 +51,28 @@ def _public_game(pk: int) -> Game:
     return game
 
 
-def _public_key(pk: int) -> tuple[int, int | None, str]:
-    """(game version, tournament version, analysis stamp) of a public game page, in one query,
-    with the 404s of ``_public_game``."""
+def _public_key(pk: int) -> tuple[int, int | None, str, int]:
+    """(game version, tournament version, analysis stamp, spectators' delay in minutes) of a
+    public game page, in one query, with the 404s of ``_public_game``."""
     found = selectors.page_key(pk)
     if found is None:
         raise Http404
-    version, tournament, stamp, round_status = found
+    version, tournament, stamp, round_status, minutes = found
     if round_status and round_status != Round.Status.PUBLISHED:
         raise Http404(_("This round is not published yet."))
-    return version, tournament, stamp
+    return version, tournament, stamp, minutes
+
+
+def _moment(request: HttpRequest, pk: int, minutes: int) -> delay.Moment | None:
+    """The moment of the game this request sees (None: as it is now): a spectator of a
+    tournament with a delay sees it as it was that many minutes ago."""
+    minutes = delay.delay_minutes_for(request, minutes)
+    return delay.moment(pk, delay.cutoff(minutes)) if minutes else None
+
+
+def _spectated(game: Game, moment: delay.Moment | None) -> tuple[Game, list[Turn]]:
+    """The game and its turns as the request sees them (``_moment``)."""
+    return delay.as_of(game, moment), delay.cut(_turns(game), moment)
 
 
 def _turns(game: Game) -> list[Turn]:
@@ -186,11 +198,16 @@ def _hand_pairs(hand: tuple[int, ...]) -> list[list[Any]]:
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The public game page: replay with buttons and arrow keys; reloads itself while the
     game goes on. Kept whole for anonymous visitors per version of the game and (for a
-    pairing's game: names, a result entered by hand) of its tournament."""
+    pairing's game: names, a result entered by hand) of its tournament. A spectator of a
+    tournament with a delay sees the game as it was then (``games.delay``)."""
+    version, tournament, stamp, minutes = _public_key(pk)
+    moment = _moment(request, pk, minutes)
+    if delay.behind(moment, version):
+        assert moment is not None
+        version, stamp = moment.version, "-"  # an analysis is of the game as it is now
 
     def render_page() -> HttpResponse:
-        game = _public_game(pk)
-        turns = _turns(game)
+        game, turns = _spectated(_public_game(pk), moment)
         eg = selectors.replay(game, turns)
         context = game_context(game, turns, eg)
         frames = _ply_frames(eg)
@@ -210,14 +227,21 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
 
     if not anonymous(request):
         return render_page()
-    version, tournament, stamp = _public_key(pk)
     key = f"game{pk}:v{version}:t{tournament or ''}:a{stamp}:{get_language()}"
     return page_for(request, key, render_page)
 
 
 @never_cache
 def version(request: HttpRequest, pk: int) -> JsonResponse:
-    """Polled by a game in progress (static/js/live.js) to reload when a turn is entered."""
+    """Polled by a game in progress (static/js/live.js) to reload when a turn is entered (for
+    a spectator of a tournament with a delay: when it is shown, that much later)."""
+    found = selectors.page_key(pk)
+    if found is None:
+        raise Http404
+    moment = _moment(request, pk, found[4])
+    if delay.behind(moment, found[0]):
+        assert moment is not None
+        return JsonResponse({"version": moment.version})
     return version_json(Game.objects.filter(pk=pk))
 
 
@@ -225,7 +249,11 @@ def version(request: HttpRequest, pk: int) -> JsonResponse:
 @never_cache
 def analysis_status(request: HttpRequest, pk: int) -> JsonResponse:
     """Polled by a finished game's page while its analysis is queued or running
-    (static/js/analysis.js). Nothing for a game in progress."""
+    (static/js/analysis.js). Nothing for a game in progress (for a spectator of a tournament
+    with a delay: nothing while the game they see goes on)."""
+    version, _tournament, _stamp, minutes = _public_key(pk)
+    if delay.behind(_moment(request, pk, minutes), version):
+        raise Http404(_("The game is not over."))
     game = _public_game(pk)
     eg = selectors.replay(game)
     if not analysis.finished(eg):
@@ -317,54 +345,47 @@ def analysis_ply(request: HttpRequest, pk: int, ply: int) -> HttpResponse:
             },
         )
 
+    version, _tournament, stamp, minutes = _public_key(pk)
+    if delay.behind(_moment(request, pk, minutes), version):
+        raise Http404(_("This game has no analysis."))  # not over yet for this spectator
     if not anonymous(request):
         return render_page()
-    version, _tournament, stamp = _public_key(pk)
     return page_for(request, f"game{pk}:v{version}:a{stamp}:ply{ply}:{get_language()}", render_page)
 
 
-def _live_summary(pk: int) -> dict[str, Any]:
-    game = _public_game(pk)
-    eg = selectors.replay(game)
+def _live_summary(pk: int, moment: delay.Moment | None = None) -> dict[str, Any]:
+    game, turns = _spectated(_public_game(pk), moment)
+    eg = selectors.replay(game, turns)
     return {"ply": eg.ply, "to_move": eg.state.to_move, "over": eg.outcome is not None}
 
 
 @never_cache
 def live(request: HttpRequest, pk: int) -> HttpResponse:
     """What a spectator's game page polls (static/js/game_live.js): the game's version and
-    its clocks now. One small query a request: the replay it needs (ply, side to move) is
-    computed once per version of the game and of its tournament, and a poller that has this
-    version already gets ``304`` without a body (ETag)."""
-    row = (
-        Game.objects.filter(pk=pk)
-        .values(
-            "version",
-            "board_id",
-            "board__round__status",
-            "board__round__tournament__version",
-            "clock_white_ms",
-            "clock_black_ms",
-            "clock_running_since",
-        )
-        .first()
-    )
-    if row is None or (row["board_id"] and row["board__round__status"] != Round.Status.PUBLISHED):
+    its clocks now. What the viewer sees of the game (``multiboard.game_seen``: for a
+    spectator of a tournament with a delay, the game as it was then) is kept a second and
+    forgotten at the game's commit, so a poll reads the cache; the replay it needs (ply, side
+    to move) is computed once per version of the game and of its tournament, and a poller
+    that has this version already gets ``304`` without a body (ETag)."""
+    spectator = delay.delay_minutes_for(request, 1) > 0
+    seen = multiboard.game_seen(pk, spectator=spectator)
+    if seen is None:
         raise Http404
-    versions = f"{row['version']}.{row['board__round__tournament__version'] or 0}"
+    now = timezone.now()
+    if seen.moment is not None:
+        now = delay.cutoff(seen.minutes, now)
+    versions = f"{seen.version}.{seen.tournament_version}"
     tag = f'"live-{pk}-{versions}"'
     if request.headers.get("If-None-Match") == tag:
         response = HttpResponse(status=304)
     else:
-        summary = computed(f"live:g{pk}:v{versions}", lambda: _live_summary(pk))
-        stored = StoredClock(
-            row["clock_white_ms"], row["clock_black_ms"], row["clock_running_since"]
-        )
-        clock = clock_at(
-            stored, to_move=summary["to_move"], over=summary["over"], now=timezone.now()
-        )
+        moment = seen.moment
+        summary = computed(f"live:g{pk}:v{versions}", lambda: _live_summary(pk, moment))
+        stored = StoredClock(seen.clock_white_ms, seen.clock_black_ms, seen.clock_running_since)
+        clock = clock_at(stored, to_move=summary["to_move"], over=summary["over"], now=now)
         response = JsonResponse(
             {
-                "version": row["version"],
+                "version": seen.version,
                 "versions": versions,
                 **summary,
                 "white_ms": clock.white_ms if clock else None,
@@ -378,7 +399,9 @@ def live(request: HttpRequest, pk: int) -> HttpResponse:
 
 def record(request: HttpRequest, pk: int) -> HttpResponse:
     game = _public_game(pk)
-    text = records.game_record(game, _turns(game))
+    version, _tournament, _stamp, minutes = _public_key(pk)
+    game, turns = _spectated(game, _moment(request, pk, minutes))
+    text = records.game_record(game, turns)
     return text_download(text, f"game-{game.pk}.nrd")
 
 
@@ -396,7 +419,15 @@ def tournament_records(request: HttpRequest, slug: str, number: int | None = Non
         .order_by("board__round__number", "board__number", "number")
         .prefetch_related(Prefetch("turns", queryset=Turn.objects.order_by("ply")))
     )
-    text = "\n".join(records.game_record(g, list(g.turns.all())) for g in games)
+    games = list(games)
+    minutes = delay.delay_minutes_for(request, t.spectator_delay_minutes)
+    moments = delay.moments([g.pk for g in games], delay.cutoff(minutes)) if minutes else {}
+    text = "\n".join(
+        records.game_record(
+            delay.as_of(g, moments.get(g.pk)), delay.cut(list(g.turns.all()), moments.get(g.pk))
+        )
+        for g in games
+    )
     name = f"{t.slug}-round-{number}.nrd" if number is not None else f"{t.slug}-games.nrd"
     return text_download(text, name)
 

@@ -32,6 +32,7 @@ from championship.services import ChampionshipError
 from common.language import language_from_query
 
 from . import tokens
+from .absence_views import absence_context
 from .forms import LostLinkForm
 from .models import Registration
 from .selectors import registration_waiting_position
@@ -98,6 +99,7 @@ def _context(reg: Registration, token: str) -> dict[str, Any]:
         if moment is not None
     ]
     manage_token = tokens.make_token(tokens.MANAGE, reg.pk, reg.email)
+    absence = absence_context(reg, manage_token)
     return {
         "tournament": t,
         "registration": reg,
@@ -131,9 +133,10 @@ def _context(reg: Registration, token: str) -> dict[str, Any]:
             if reg.status == Registration.Status.WAITLISTED
             else None
         ),
-        # The hall's "will you come?" question (issue 22, point 4) goes here:
-        # {% include "championship/player/_absence.html" %} when this is true.
-        "absence_question": False,
+        # The hall's question to a player absent from a round (issue 22, point 4): do they
+        # continue? Answered on this page, through ``absence_views`` (one query).
+        **absence,
+        "absence_question": bool(absence["absences"]),
     }
 
 

@@ -11,7 +11,7 @@ from django.db.models import Count, Q, QuerySet
 from django.db.models.functions import Upper
 from django.utils import timezone
 
-from championship.models import Tournament
+from championship.models import Absence, Tournament
 from championship.selectors import Registered
 
 from .models import MasterClassSession, MasterClassSignup, OutboundEmail, Registration
@@ -328,3 +328,14 @@ def outbox_pending(*, older_than: timedelta, now: datetime | None = None) -> lis
             outbox_claimable(now), created_at__lte=now - older_than
         ).values_list("pk", flat=True)[:500]
     )
+
+
+def registration_absences(registration: Registration) -> list[Absence]:
+    """The absences of a registration's player (a no-show forfeit confirmed in the hall), the
+    questions still open first, then by round. One query."""
+    rows = list(
+        Absence.objects.filter(entrant__registration=registration)
+        .select_related("round", "entrant__tournament")
+        .order_by("round__number")
+    )
+    return sorted(rows, key=lambda a: (a.status != Absence.Status.ASKED, a.round.number))

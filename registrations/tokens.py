@@ -14,7 +14,7 @@ from django.core import signing
 CONFIRM = "registrations.confirm"
 MANAGE = "registrations.manage"
 SIGNUP = "registrations.signup"
-#: The player's own page on the tournament day (championship.player_views).
+#: The player's own page on the tournament day (registrations.player_views).
 PLAYER = "registrations.player"
 
 

@@ -306,6 +306,13 @@ def test_every_url_by_role():
         "registrations:entrants_import": ("/tournaments/sw/entrants/import/", 405, 405, 405, 405),
         "championship:seed_by_rating": ("/t/sw/manage/entrants/seed/", 405, 405, 405, 405),
         "championship:round_rated": ("/t/sw/manage/round/1/rated/", LOGIN, DENIED, OK, OK),
+        "games:round_progress": ("/t/sw/round/1/progress/", LOGIN, DENIED, OK, OK),
+        "championship:screen": ("/t/sw/screen/?lang=both", OK, OK, OK, OK),
+        # Every game of a round at once: public (spectators delayed, games/delay.py).
+        "games:multiboard": ("/t/sw/round/1/live/", OK, OK, OK, OK),
+        "games:multiboard_feed": ("/t/sw/round/1/live.json", OK, OK, OK, OK),
+        # The absent player's question: whoever holds the registration's signed link.
+        "player_absence": (reverse("player_absence", args=[manage]), OK, OK, OK, OK),
     }
     routed = set(names(get_resolver().url_patterns))
     assert routed <= set(pages), f"URLs without a permission entry: {sorted(routed - set(pages))}"

@@ -2,6 +2,13 @@
 place that makes public pages new (changes). Each is a transaction; user errors are
 ``ChampionshipError`` with a clear, translated message."""
 
+from .absences import (
+    absence_answer,
+    absences_apply_rule,
+    board_no_show_dismiss,
+    board_no_show_forfeit,
+    round_began,
+)
 from .changes import tournament_changed
 from .entrants import (
     CheckIn,
@@ -82,6 +89,11 @@ __all__ = [
     "ratings_recompute",
     "ratings_run_queued",
     "ratings_status",
+    "absence_answer",
+    "absences_apply_rule",
+    "board_no_show_dismiss",
+    "board_no_show_forfeit",
+    "round_began",
     "CheckIn",
     "LateEntry",
     "late_entry_from",

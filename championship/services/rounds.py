@@ -16,6 +16,7 @@ from .. import manager, pairing_text, selectors
 from ..models import Board, Entrant, GameResult, Round, Tournament
 from ..pairing import Pair, PairingError, RoundEntry, explain, pair_swiss, round_robin_round
 from ..signals import round_pairings_changed
+from .absences import absences_apply_rule
 from .changes import tournament_changed
 from .errors import ChampionshipError
 
@@ -159,6 +160,8 @@ def round_pair_next(
                     "round.unconfirmed", round=last.number, boards=", ".join(map(str, pending))
                 )
         number = (last.number if last else 0) + 1
+        # Absent players who have not said whether they continue: the tournament's rule.
+        absences_apply_rule(tournament=t)
         step("loading", 10)
         if number == 1:
             entrants = _assign_starting_numbers(t)

@@ -104,3 +104,12 @@ def rate(value: float | None) -> str:
     """An error rate (value lost per turn) with three decimals in the page's language, or a
     dash."""
     return "–" if value is None else number_format(value, 3)
+
+
+@register.filter
+def duration_hm(value: Any) -> str:
+    """A ``timedelta`` as ``h:mm`` (how long a round has run)."""
+    if value is None:
+        return ""
+    minutes = max(int(value.total_seconds()) // 60, 0)
+    return f"{minutes // 60}:{minutes % 60:02d}"

@@ -89,6 +89,7 @@
         items = data.games;
         since = performance.now();
         render();
+        document.dispatchEvent(new CustomEvent("hall:data", { detail: data }));
       })
       .catch(function () {
         offline.textContent = root.getAttribute("data-msg-offline");

@@ -64,6 +64,23 @@ def test_an_organiser_creates_a_tournament_with_every_setting() -> None:
     assert t.tiebreaks == "bh_c1,bh,sb" and t.max_half_point_byes == 2
     assert t.two_person_confirmation and not t.forbid_same_club
     assert str(t.registration_closes_on) == "2027-04-08"
+    # The hall's settings left empty take their defaults (issue 22).
+    assert (t.no_show_minutes, t.absences_to_withdraw, t.spectator_delay_minutes) == (15, None, 0)
+
+
+def test_the_halls_settings_are_saved() -> None:
+    org, _user = organiser_client()
+    org.post(
+        "/manage/new/",
+        {
+            **NEW,
+            "no_show_minutes": "20",
+            "absences_to_withdraw": "2",
+            "spectator_delay_minutes": "15",
+        },
+    )
+    t = Tournament.objects.get(slug="spring")
+    assert (t.no_show_minutes, t.absences_to_withdraw, t.spectator_delay_minutes) == (20, 2, 15)
 
 
 def test_tie_breaks_are_named_in_the_users_language() -> None:
@@ -89,6 +106,9 @@ def test_tie_breaks_are_named_in_the_users_language() -> None:
         ("registration_closes_on", "2027-02-01", "close before it opens"),
         ("starts_on", "14/04/2027x", "valid date"),
         ("entry_cap", "0", "greater than or equal to 1"),
+        ("no_show_minutes", "abc", "whole number"),
+        ("absences_to_withdraw", "0", "greater than or equal to 1"),
+        ("spectator_delay_minutes", "999", "less than or equal to 180"),
     ],
 )
 def test_a_wrong_value_is_refused_next_to_its_field(field: str, value: str, message: str) -> None:

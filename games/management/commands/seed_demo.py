@@ -31,7 +31,14 @@ from championship.apps import ORGANISERS_GROUP, ensure_organisers_group
 from championship.models import Tournament
 from championship.services import ratings_recompute, tournament_changed
 from games import analysis
-from games.demo import FIRST, LAST, create_past_event, create_running_swiss
+from games.demo import (
+    FIRST,
+    LAST,
+    create_past_event,
+    create_running_swiss,
+    open_hall_round,
+    start_the_hall,
+)
 from games.models import Game
 from people.models import Person
 from registrations.emails import absolute, player_path
@@ -101,6 +108,12 @@ class Command(BaseCommand):
         parser.add_argument("--slug", default="demo-swiss", help="its slug (default demo-swiss)")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument(
+            "--hall",
+            action="store_true",
+            help="with --players: the rounds all played, then the next one published with a "
+            "tablet at every board and every clock running (the hall's load test)",
+        )
+        parser.add_argument(
             "--allow-production",
             action="store_true",
             help="run although DJANGO_DEBUG=0 (a staging site): the organiser account then "
@@ -128,8 +141,12 @@ class Command(BaseCommand):
                 players=options["players"],
                 rounds=options["rounds"],
                 seed=options["seed"],
+                unfinished_last=not options["hall"],
             )
             Tournament.objects.filter(pk=t.pk).update(demo=True)  # remove_demo removes it
+            if options["hall"]:
+                rnd = open_hall_round(t)
+                self.stdout.write(f"Round {rnd.number} at the tablets, every clock running.")
             self.stdout.write(self.style.SUCCESS(f"Running Swiss ready at /t/{t.slug}/"))
             self.tournament_day(t)
             return
@@ -150,6 +167,7 @@ class Command(BaseCommand):
             )
             tournament_changed(t.pk)  # the pages kept so far knew only the English name
             self.stdout.write(self.style.SUCCESS(f"Running Swiss ready at /t/{t.slug}/"))
+            start_the_hall(t)
             self.analyse_some(t)
             ratings_recompute(force=True)
             self.stdout.write(self.style.SUCCESS("Club rating ready at /ratings/"))

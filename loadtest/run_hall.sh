@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# The hall's load test (issue 22; docs/performance.md, "The hall: multiboard, live games and
+# tablets"): 1,000 spectators (600 on the round's multiboard, 300 following one game's page,
+# 100 on the standings) while 30 tablets enter turns, against the production configuration:
+# gunicorn (DJANGO_DEBUG=0), PostgreSQL, Redis, a Celery worker (niced). The tournament: a
+# Swiss of 60 with 4 rounds played and round 5 at the tablets, every clock running (seed_demo
+# --hall). Two runs: from cold (Redis emptied, gunicorn just started), then the same load going
+# on (the steady state: the figure). Results in loadtest/results/hall-*. Traffic only to
+# 127.0.0.1.
+#
+# Its own database and Redis db, so that it disturbs nobody: LOAD_DB (nardy_load_hall),
+# LOAD_REDIS_DB (10); LOAD_VENV: the virtualenv (.venv); LOAD_SPECTATORS (1000);
+# LOAD_REUSE_DB=1 starts from the database as first seeded; GUNICORN_WORKERS / _THREADS.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PORT=${LOAD_PORT:-8812}
+DB=${LOAD_DB:-nardy_load_hall}
+REDIS_DB=${LOAD_REDIS_DB:-10}
+BIN=${LOAD_VENV:-.venv}/bin
+SPECTATORS=${LOAD_SPECTATORS:-1000}
+TABLETS=30
+SECONDS_COLD=${LOAD_SECONDS_COLD:-60}
+SECONDS_STEADY=${LOAD_SECONDS_STEADY:-90}
+WORK=$(mktemp -d)
+mkdir -p loadtest/results "$WORK/mail"
+export DATABASE_URL="postgres://postgres@127.0.0.1:5432/$DB"
+export REDIS_URL="redis://127.0.0.1:6379/$REDIS_DB"
+export EMAIL_URL="file://$WORK/mail"
+export DJANGO_DEBUG=0 DJANGO_SECRET_KEY="load-test-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+export DJANGO_ALLOWED_HOSTS=127.0.0.1 DJANGO_SECURE_SSL_REDIRECT=0 DJANGO_SECURE_COOKIES=0
+# Threads: the requests are short and mostly wait on the cache and the database (docs/
+# performance.md, "Live games"); 4 sync workers queued the polls behind one another.
+export GUNICORN_BIND="127.0.0.1:$PORT" GUNICORN_WORKERS=${GUNICORN_WORKERS:-4} GUNICORN_THREADS=${GUNICORN_THREADS:-4}
+export LOAD_SCENARIO=hall LOAD_HALL_SLUG=hall LOAD_HALL_ROUND=5 LOAD_SPECTATORS="$SPECTATORS"
+
+"$BIN/python" -c "import locust" 2>/dev/null || "$BIN/python" -m pip install --quiet "locust>=2.20,<3"
+PSQL=(psql -h 127.0.0.1 -U postgres -d postgres -q)
+if [ "${LOAD_REUSE_DB:-0}" != 1 ]; then
+  "${PSQL[@]}" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB"
+  "$BIN/python" manage.py migrate --noinput -v 0
+  "$BIN/python" manage.py seed_demo --allow-production \
+    | sed -n 's|.*organiser login organiser / ||p' > loadtest/results/hall-organiser-password
+  echo "== a Swiss of 60, 4 rounds played, round 5 at the tablets"
+  "$BIN/python" manage.py seed_demo --allow-production --players 60 --rounds 4 --slug hall --hall
+  "${PSQL[@]}" -c "DROP DATABASE IF EXISTS ${DB}_seed" -c "CREATE DATABASE ${DB}_seed TEMPLATE $DB"
+else
+  "${PSQL[@]}" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB TEMPLATE ${DB}_seed"
+  "$BIN/python" manage.py migrate --noinput -v 0
+fi
+# The clocks were started when the round was seeded: they start now, or every flag has fallen.
+psql -h 127.0.0.1 -U postgres -d "$DB" -q -c \
+  "UPDATE games_game SET clock_running_since = now() WHERE clock_running_since IS NOT NULL"
+LOAD_PASSWORD=$(cat loadtest/results/hall-organiser-password)
+export LOAD_PASSWORD
+"$BIN/python" manage.py collectstatic --noinput -v 0
+redis-cli -n "$REDIS_DB" flushdb > /dev/null
+
+"$BIN/gunicorn" championship.wsgi:application -c deploy/gunicorn.conf.py --access-logfile /dev/null > loadtest/results/hall-gunicorn.log 2>&1 &
+WEB=$!
+nice -n 10 "$BIN/celery" -A championship worker --loglevel=WARNING --concurrency=1 > loadtest/results/hall-worker.log 2>&1 &
+WORKER=$!
+trap 'kill $WEB $WORKER 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
+for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/healthz" > /dev/null && break; sleep 0.2; done
+
+run() {  # name seconds
+  "$BIN/locust" -f loadtest/locustfile.py --headless -u $((SPECTATORS + TABLETS)) -r 100 -t "$2" \
+    --host "http://127.0.0.1:$PORT" --csv "loadtest/results/$1" --only-summary \
+    Tablet MultiboardWatcher GameWatcher StandingsWatcher > "loadtest/results/$1.log" 2>&1 || true
+  grep -iE "cpu|warning" "loadtest/results/$1.log" | head -5 || true
+  tail -30 "loadtest/results/$1.log"
+}
+echo "== load: $(uptime)"
+echo "== hall from cold: $SPECTATORS spectators + $TABLETS tablets, ${SECONDS_COLD} s"; run hall-cold "${SECONDS_COLD}s"
+echo "== load: $(uptime)"
+echo "== hall, steady: $SPECTATORS spectators + $TABLETS tablets, ${SECONDS_STEADY} s"; run hall "${SECONDS_STEADY}s"
+echo "== load: $(uptime)"
+echo "== CPU per request (in-process, the same database and cache; after the load)"
+"$BIN/python" loadtest/hall_cost.py 300 2>&1 | tee loadtest/results/hall-cost.txt

@@ -1,0 +1,68 @@
+// The venue screen: the slides take turns, the clock shows the time where the tournament is
+// played, the schedule marks the next round, and the page reloads itself when the results
+// change (at the end of a turn of the slides, never in the middle of one). CSP: no inline
+// scripts.
+(function () {
+  var root = document.getElementById("screen");
+  if (!root) return;
+  var slides = Array.prototype.slice.call(document.querySelectorAll(".slide"));
+  var seconds = parseInt(root.getAttribute("data-seconds") || "15", 10);
+  var zone = root.getAttribute("data-zone");
+  var lang = root.getAttribute("data-lang") || "en";
+  var seen = root.getAttribute("data-version");
+  var url = root.getAttribute("data-version-url");
+  var changed = false;
+  var shown = 0;
+  var clock = document.getElementById("screen-clock");
+  var format;
+  try {
+    format = new Intl.DateTimeFormat(lang, { timeZone: zone, hour: "2-digit", minute: "2-digit", hour12: false });
+  } catch (e) {
+    format = new Intl.DateTimeFormat(lang, { hour: "2-digit", minute: "2-digit", hour12: false });
+  }
+  function tick() {
+    clock.textContent = format.format(new Date());
+    // The round under way and the next two: the rest would not fit on one line.
+    var now = Date.now(), items = Array.prototype.slice.call(document.querySelectorAll(".sched"));
+    var first = 0;
+    items.forEach(function (el, i) {
+      if (parseInt(el.getAttribute("data-at"), 10) <= now) first = i;
+    });
+    var next = -1;
+    items.forEach(function (el, i) {
+      var at = parseInt(el.getAttribute("data-at"), 10);
+      el.classList.toggle("past", at <= now);
+      el.hidden = i < first || i > first + 2;
+      if (at > now && next < 0) next = i;
+      el.classList.toggle("next", i === next);
+    });
+    // And none cut by the screen's edge.
+    var foot = document.querySelector(".screen-foot");
+    var edge = foot ? foot.getBoundingClientRect().right : Infinity;
+    items.forEach(function (el) {
+      if (!el.hidden && el.getBoundingClientRect().right > edge) el.hidden = true;
+    });
+  }
+  function turn() {
+    if (slides.length < 2 && !changed) return;
+    slides[shown].classList.remove("active");
+    shown = (shown + 1) % slides.length;
+    if (shown === 0 && changed) { window.location.reload(); return; }
+    slides[shown].classList.add("active");
+  }
+  function poll() {
+    fetch(url, { cache: "no-store" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (data) {
+        if (data && String(data.version) !== seen) {
+          changed = true;
+          if (slides.length < 2) window.location.reload();
+        }
+      })
+      .catch(function () { /* the network is back at the next poll */ });
+  }
+  tick();
+  setInterval(tick, 1000);
+  setInterval(turn, seconds * 1000);
+  setInterval(poll, 20000);
+})();

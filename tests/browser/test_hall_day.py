@@ -1,0 +1,178 @@
+"""Issue 22 in the browser: the venue screen on a TV (1920x1080, and 1280 and 1024 wide) with
+no scrollbars in Russian, English and both; the live multiboard at a phone's and a laptop's
+size following a tablet's turn; the hall's no-shows tapped (twice); the absent player's
+question on a phone."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from championship.models import Absence, Entrant, GameResult, NoShow, Round, RoundStart
+from games import services
+from games.demo import create_running_swiss
+from registrations import tokens
+from registrations.models import Registration
+from tests.browser.conftest import close, csp_violations, organiser_page, wait_for, watched_page
+from tests.games.hall_helpers import games_of, published_round
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+OPENING = "4:5 24/20 13/8"
+
+
+def scrolls(page: Any) -> tuple[int, int]:
+    """How far the page is wider and taller than the window (0, 0: no scrollbars)."""
+    return page.evaluate(
+        "[document.documentElement.scrollWidth - window.innerWidth,"
+        " document.documentElement.scrollHeight - window.innerHeight]"
+    )
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "both"])
+@pytest.mark.parametrize(("width", "height"), [(1920, 1080), (1280, 720), (1024, 768)])
+def test_the_venue_screen_never_scrolls(
+    live_server: Any, browser: Any, width: int, height: int, language: str
+) -> None:
+    t = create_running_swiss(slug="scr", players=61, rounds=2)  # 30 boards and a bye
+    for n in range(1, 8):
+        RoundStart.objects.create(
+            tournament=t, number=n, starts_at=timezone.now() + timedelta(hours=2 * n - 4)
+        )
+    ctx, page = watched_page(browser, viewport={"width": width, "height": height})
+    page.goto(f"{live_server.url}/t/scr/screen/?lang={language}")
+    slides = page.locator(".slide")
+    assert slides.count() == 5  # three of pairings, two of standings
+    for i in range(slides.count()):
+        page.evaluate(
+            "i => document.querySelectorAll('.slide').forEach((s, j) =>"
+            " s.classList.toggle('active', i === j))",
+            i,
+        )
+        assert scrolls(page) == [0, 0], f"slide {i + 1} scrolls at {width}x{height}"
+        table = page.locator(".slide.active table").bounding_box()
+        foot = page.locator(".screen-foot").bounding_box()
+        assert table is not None and foot is not None
+        assert table["y"] + table["height"] <= foot["y"] + 1, "the table runs under the schedule"
+        if width == 1920 and i in (0, 3):
+            page.screenshot(path=f"/tmp/screen-{language}-{width}-{i}.png")
+    clock = page.locator("#screen-clock").inner_text()
+    assert ":" in clock and clock != "--:--"
+    sched = page.locator(".sched:not([hidden])")
+    assert 1 <= sched.count() <= 3
+    font = page.evaluate(
+        "parseFloat(getComputedStyle(document.querySelector('.screen-table td')).fontSize)"
+    )
+    assert font >= height * 0.035  # large type: at 1080 px about 39 px
+    assert csp_violations(page) == []
+    close(ctx)
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)])
+def test_the_multiboard_follows_a_tablets_turn(
+    live_server: Any, browser: Any, width: int, height: int, language: str
+) -> None:
+    rnd = published_round(players=12)
+    games = games_of(rnd)
+    for game in games[:4]:
+        services.clock_start(game=game, user=None)
+    services.turn_add(game=games[0], text=OPENING, user=None, from_clock=True, tablet=True)
+    ctx, page = watched_page(
+        browser,
+        viewport={"width": width, "height": height},
+        locale="ru-RU" if language == "ru" else "en-CA",
+    )
+    page.goto(f"{live_server.url}/lang/{language}/?next=/t/hall-open/round/1/live/")
+    cards = page.locator(".mb-card")
+    assert cards.count() == 6
+    assert scrolls(page)[0] <= 0, f"the multiboard scrolls sideways at {width} px"
+    first = page.locator(".mb-card[data-key='1-1']") if games[0].board.number == 1 else None
+    card = page.locator(f".mb-card[data-key='{games[0].board.number}-1']")
+    clock = card.locator("[data-clock='black']")
+    before = clock.inner_text()
+    wait_for(lambda: clock.inner_text() != before)  # Black's clock runs on the page
+    assert "running" in (clock.get_attribute("class") or "")
+    services.turn_add(game=games[0], text=OPENING, user=None, from_clock=True, tablet=True)
+    started = time.monotonic()
+    wait_for(lambda: card.get_attribute("data-ply") == "2", 6)
+    seen_after = time.monotonic() - started
+    assert seen_after < 5  # polled every 2 s
+    assert card.locator("g.layer").get_attribute("data-ply") == "2"
+    page.screenshot(path=f"/tmp/multiboard-{width}-{language}.png", full_page=True)
+    with page.expect_navigation():
+        card.locator("a.stretched-link").click()
+    assert f"/games/{games[0].pk}/" in page.url
+    assert csp_violations(page) == []
+    del first
+    close(ctx)
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_arbiter_taps_a_no_show_once_and_twice(
+    live_server: Any, browser: Any, width: int
+) -> None:
+    rnd = published_round(players=6)
+    games = games_of(rnd)
+    services.clock_start(game=games[0], user=None)
+    Round.objects.filter(pk=rnd.pk).update(published_at=timezone.now() - timedelta(minutes=20))
+    ctx, page = organiser_page(browser, live_server, "/t/hall-open/round/1/hall/")
+    page.set_viewport_size({"width": width, "height": 900})
+    page.reload()
+    proposals = page.locator("#hall-no-shows .no-show")
+    assert proposals.count() == 2  # board 1 has started
+    board = games[1].board
+    row = page.locator(f"#hall-no-shows .no-show[data-board='{board.number}']")
+    button = row.locator("button[value='black']")
+    with page.expect_navigation():
+        button.dblclick()  # a double tap
+    wait_for(lambda: NoShow.objects.filter(board=board).exists(), 5)
+    assert NoShow.objects.count() == 1
+    assert GameResult.objects.get(board=board).result == "1-0"
+    assert Absence.objects.get().entrant_id == board.black_id
+    page.screenshot(path=f"/tmp/hall-no-shows-{width}.png", full_page=True)
+    assert page.locator("#hall-no-shows .no-show").count() == 1
+    assert "forfeit is recorded" in page.content()
+    assert page.locator("[data-round-progress] [data-p='finished']").inner_text() == "1"
+    assert scrolls(page)[0] <= 0
+    assert csp_violations(page) == []
+    close(ctx)
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_the_absent_player_answers_on_a_phone(
+    live_server: Any, browser: Any, language: str
+) -> None:
+    rnd = published_round(players=4)
+    board = rnd.boards.exclude(black=None).order_by("number").first()
+    reg = Registration.objects.create(
+        tournament=rnd.tournament,
+        name="Player 1",
+        email="p1@example.org",
+        phone="+14165550123",
+        experience="club",
+        language=language,
+        consent_at=timezone.now(),
+    )
+    Entrant.objects.filter(pk=board.white_id).update(registration=reg)
+    from championship.services import board_no_show_forfeit
+
+    board_no_show_forfeit(board=board, absent="white", user=None)
+    token = tokens.make_token(tokens.MANAGE, reg.pk, reg.email)
+    ctx, page = watched_page(browser, viewport={"width": 390, "height": 844}, is_mobile=True)
+    page.goto(f"{live_server.url}/player/{token}/absence/?lang={language}")
+    assert scrolls(page)[0] <= 0
+    page.screenshot(path=f"/tmp/absence-{language}.png", full_page=True)
+    with page.expect_navigation():
+        page.click("button[value='continue']")
+    wait_for(lambda: Absence.objects.get().status == "continues", 5)
+    assert page.locator("button[value='continue']").count() == 0
+    page.go_back()
+    page.reload()
+    assert page.locator("button[value='continue']").count() == 0
+    assert csp_violations(page) == []
+    close(ctx)
