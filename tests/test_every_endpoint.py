@@ -294,6 +294,9 @@ def _world() -> dict[str, Any]:
                     session.pk,
                     reg.pk,
                     swiss.entrants.order_by("pk").first().pk,  # type: ignore[union-attr]
+                    # A person (issue 23): ids go on from earlier tests in the same process.
+                    swiss.entrants.order_by("pk").first().person_id,  # type: ignore[union-attr]
+                    reg.person_id,
                     t.pk,
                     root.pk,
                 ]

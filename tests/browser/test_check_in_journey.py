@@ -14,7 +14,14 @@ import pytest
 
 from championship.models import Entrant, Tournament
 from games.demo import FIRST, LAST
-from tests.browser.conftest import click_to, close, csp_violations, organiser_page, watched_page
+from tests.browser.conftest import (
+    click_to,
+    close,
+    csp_violations,
+    organiser_page,
+    wait_for,
+    watched_page,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -201,7 +208,8 @@ def test_without_javascript_a_check_in_comes_back_to_the_player(
         f"(() => {{ const r = document.getElementById('entrant-{target.pk}')"
         ".getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight; })()"
     )
-    page.wait_for_function(in_view)
+    # (JavaScript is off in this page: the test reads the position until it is there.)
+    wait_for(lambda: page.evaluate(in_view))
     assert Entrant.objects.get(pk=target.pk).checked_in
     shot(page, "checkin-1280-en-nojs")
     close(ctx)
