@@ -281,6 +281,11 @@ def export_tournament(t: Tournament) -> str:
             for s in MasterClassSession.objects.filter(tournament=t).order_by("starts_at", "title")
         ],
     }
+    return backup_text(data)
+
+
+def backup_text(data: dict[str, Any]) -> str:
+    """A backup as its file holds it (keys sorted, so that the same data is the same bytes)."""
     return json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
 
 

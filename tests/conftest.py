@@ -81,15 +81,73 @@ def make_session(
     )
 
 
+def _code_depth(connection) -> int:  # type: ignore[no-untyped-def]
+    """How many atomic blocks the code under test has open (the test's own, which Django's
+    test case opens and rolls back, are not counted)."""
+    return sum(1 for block in connection.atomic_blocks if not block._from_testcase)
+
+
+def _run(func, robust: bool) -> None:  # type: ignore[no-untyped-def]
+    if not robust:
+        func()
+        return
+    try:
+        func()
+    except Exception:  # as Django's robust callbacks: logged, the others still run
+        import logging
+
+        logging.getLogger("django.db.backends.base").exception("on_commit callback failed")
+
+
 @pytest.fixture(autouse=True)
-def _run_on_commit_at_once(request, monkeypatch):  # type: ignore[no-untyped-def]
-    """Tests run inside a transaction that is rolled back, so on_commit callbacks (queued
-    e-mails) would never fire; run them at once instead. Integration tests use real commits."""
+def _commit_where_the_code_commits(request, monkeypatch):  # type: ignore[no-untyped-def]
+    """Tests run inside a transaction that is rolled back (Django's test case), so its
+    ``on_commit`` callbacks (e-mails queued, pages renewed) would never run. Here they run where
+    production would run them: when the code's own outermost ``atomic`` block ends without an
+    error (a block that failed drops them, as Django drops a rolled-back savepoint's), or at once
+    when the code is in no transaction of its own (autocommit). So a transaction's work is done
+    once, as in production (``championship.services.changes`` renews a tournament once per
+    transaction, however many rows it writes), not once per row. Tests that commit for real
+    (``transaction=True``, integration) are Django's own behaviour already."""
     if request.node.get_closest_marker("integration"):
         return
     from django.db import transaction
 
-    monkeypatch.setattr(transaction, "on_commit", lambda func, using=None, robust=False: func())
+    real_on_commit = transaction.on_commit
+    real_enter = transaction.Atomic.__enter__
+    real_exit = transaction.Atomic.__exit__
+    marks: dict[int, int] = {}  # id of the code's outermost open block → queue length at entry
+
+    def on_commit(func, using=None, robust=False):  # type: ignore[no-untyped-def]
+        connection = transaction.get_connection(using)
+        if _code_depth(connection) == 0:
+            _run(func, robust)  # autocommit: done as soon as asked
+        else:
+            real_on_commit(func, using=using, robust=robust)
+
+    def enter(self):  # type: ignore[no-untyped-def]
+        connection = transaction.get_connection(self.using)
+        outermost = _code_depth(connection) == 0 and connection.in_atomic_block
+        real_enter(self)
+        if outermost:
+            marks[id(self)] = len(connection.run_on_commit)
+
+    def exit(self, exc_type, exc_value, traceback):  # type: ignore[no-untyped-def]
+        connection = transaction.get_connection(self.using)
+        mark = marks.pop(id(self), None)
+        result = real_exit(self, exc_type, exc_value, traceback)
+        if mark is not None and exc_type is None:
+            # The code's transaction "commits": its callbacks run, in order (those a rolled-back
+            # savepoint inside it registered are gone from the queue already).
+            done = connection.run_on_commit[mark:]
+            del connection.run_on_commit[mark:]
+            for _sids, func, robust in done:
+                _run(func, robust)
+        return result
+
+    monkeypatch.setattr(transaction, "on_commit", on_commit)
+    monkeypatch.setattr(transaction.Atomic, "__enter__", enter)
+    monkeypatch.setattr(transaction.Atomic, "__exit__", exit)
 
 
 def registration_form(**changes: str) -> dict[str, str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from pathlib import Path
 
@@ -10,6 +11,7 @@ from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
+from championship.backup import backup_text
 from championship.models import Board, GameResult, ResultChange, Tournament
 from games.demo import create_running_swiss
 from registrations.models import MasterClassSession, MasterClassSignup, Registration
@@ -77,7 +79,14 @@ def test_export_restore_export_is_byte_identical(tmp_path: Path) -> None:
     call_command("restore_tournament", str(first))
     second = tmp_path / "second.json"
     call_command("export_tournament", "bk", str(second))
-    assert first.read_bytes() == second.read_bytes()
+    # Byte for byte, but for the pages' version: the restore commits, and the club rating's
+    # recomputation that follows (the restored games are rated games) renews the pages.
+    restored = json.loads(second.read_bytes())
+    assert (
+        restored["tournament"]["version"] > json.loads(first.read_bytes())["tournament"]["version"]
+    )
+    restored["tournament"]["version"] = json.loads(first.read_bytes())["tournament"]["version"]
+    assert first.read_text(encoding="utf-8") == backup_text(restored)
     restored = Tournament.objects.get(slug="bk")
     assert (restored.time_zone, restored.round_minutes) == ("America/Vancouver", 100)
     assert list(restored.round_starts.values_list("number", "sequence")) == [(1, 0), (2, 1), (3, 1)]
