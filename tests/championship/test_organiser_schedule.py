@@ -142,3 +142,35 @@ def test_a_finished_tournament_s_schedule_does_not_change() -> None:
     assert "finished" in response.content.decode()
     assert starts(t) == before
     assert at(SATURDAY, 10) and SUNDAY and services
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "bound"),
+    [
+        ("round_minutes", "-5", "greater than or equal to 10"),
+        ("round_minutes", "99999", "less than or equal to 1440"),
+        ("check_in_opens_minutes", "-1", "greater than or equal to 1"),
+        ("check_in_closes_minutes", "-1", "greater than or equal to 0"),
+    ],
+)
+def test_a_number_out_of_range_gets_one_message_with_the_pages_own_bound(
+    field: str, value: str, bound: str
+) -> None:
+    """-5 minutes for a round said both "at least 0" (the model's field) and "at least 10"
+    (the page's bound): the page's bounds replace the field's."""
+    t = weekend()
+    org, _user = organiser_client()
+    data = {
+        "action": "settings",
+        "time_zone": "America/Toronto",
+        "round_minutes": "120",
+        "self_check_in": "on",
+        "check_in_opens_minutes": "60",
+        "check_in_closes_minutes": "15",
+        field: value,
+    }
+    response = org.post(url(t), data)
+    assert response.status_code == 400
+    form = response.context["settings_form"]
+    assert form.errors[field] == [f"Ensure this value is {bound}."]
+    assert form[field].value() == value  # what was typed stays

@@ -233,3 +233,23 @@ def test_a_web_address_taken_is_refused_in_words_not_with_the_fields_label(
     assert message in html
     assert "already exists" not in html and "уже существует" not in html
     assert Tournament.objects.filter(slug="spring").count() == 1
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "bound"),
+    [
+        ("rounds", "-3", "greater than or equal to 1"),
+        ("phase1_minutes", "-5", "greater than or equal to 1"),
+        ("entry_cap", "-1", "greater than or equal to 1"),
+        ("max_half_point_byes", "-1", "greater than or equal to 0"),
+        ("rounds", "40000", "less than or equal to"),
+    ],
+)
+def test_a_number_out_of_range_gets_one_message(field: str, value: str, bound: str) -> None:
+    """The page's bounds replace the model field's (a positive integer's 0 to 32767), so a
+    number out of range is told once what the page accepts."""
+    org, _user = organiser_client()
+    response = org.post("/manage/new/", {**NEW, field: value})
+    assert response.status_code == 400
+    errors = response.context["form"].errors[field]
+    assert len(errors) == 1 and bound in errors[0], errors
