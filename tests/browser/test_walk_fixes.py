@@ -33,3 +33,42 @@ def test_an_organisers_menu_bar_fits_every_width_in_both_languages(
                 box = logout.bounding_box()
                 assert box is not None and box["x"] + box["width"] <= width, (language, width)
     close(ctx)
+
+
+def test_the_tablets_clock_sends_one_turn_however_often_it_is_pressed(
+    live_server: Any, browser: Any
+) -> None:
+    """A player pressing the clock twice (a double tap, an impatient second press) sent the
+    turn twice: the second answered "the sheet changed" at best, and on SQLite "database is
+    locked" as a 503. One press is on its way at a time. And the message "choose a card and
+    move first", shown when the clock was pressed too early, goes once the move is made."""
+    from games import services, tablet
+    from tests.browser.conftest import watched_page
+    from tests.games.hall_helpers import games_of, published_round
+
+    game = games_of(published_round())[0]
+    services.clock_start(game=game, user=None)
+    ctx, page = watched_page(browser, viewport={"width": 1024, "height": 768}, has_touch=True)
+    posts: list[str] = []
+    page.on(
+        "request",
+        lambda r: r.method == "POST" and r.url.endswith("/action/") and posts.append(r.url),
+    )
+    page.goto(live_server.url + tablet.path_for(game.pk))
+    page.click(".clock-btn[data-side='white']")
+    error = page.locator("#clock-error")
+    assert "move first" in error.inner_text() and error.is_visible()
+    page.click(".card-btn[data-card='4:5']")
+    for number in (24, 20, 13, 8):
+        page.click(f"#entry-board .pt[data-w='{number}'] .hit")
+    assert not error.is_visible()  # the move is made: the old message has gone
+    # Two presses in the same instant, before any answer can come back.
+    with page.expect_navigation():
+        page.evaluate(
+            "() => { const b = document.querySelector(\".clock-btn[data-side='white']\");"
+            " b.click(); b.click(); }"
+        )
+    page.wait_for_selector(".clock-btn.running[data-side='black']")
+    assert len(posts) == 1
+    assert list(game.turns.values_list("text", flat=True)) == ["4:5 24/20 13/8"]
+    close(ctx)
