@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
+from registrations import dates
 from registrations.models import Registration
 
 from .. import schedule, selectors
@@ -155,9 +156,11 @@ def self_check_in_refusal(registration: Registration, window: schedule.Window) -
     if window.state is schedule.CheckIn.NO_TIME:
         return _("Check-in opens once the organisers set round 1's start time.")
     if window.state is schedule.CheckIn.NOT_YET and window.opens is not None:
+        # The day in words (Russian's short date ends in "г.", which doubled the full stop).
+        day = timezone.localtime(window.opens, ZoneInfo(t.time_zone)).date()
         return _("Check-in opens at %(time)s on %(day)s.") % {
             "time": _time(window.opens, t),
-            "day": _day(window.opens, t),
+            "day": dates.long_date(day),
         }
     if window.state is schedule.CheckIn.STARTED:
         return _(
