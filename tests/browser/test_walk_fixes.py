@@ -72,3 +72,47 @@ def test_the_tablets_clock_sends_one_turn_however_often_it_is_pressed(
     assert len(posts) == 1
     assert list(game.turns.values_list("text", flat=True)) == ["4:5 24/20 13/8"]
     close(ctx)
+
+
+def test_the_report_on_a_players_games_fits_their_own_page(live_server: Any, browser: Any) -> None:
+    """The player's own page is one narrow column on every screen: the engine's report on
+    their games, an eight-column table, ran out of that column (at 390 px the accuracy, the
+    mistakes and the turning points scrolled out of sight under a header three lines tall). It
+    is one card per game there, each value with its label; a table where it has room."""
+    from championship.models import Entrant
+    from tests.browser.conftest import watched_page
+    from tests.browser.test_report_journey import world
+    from tests.championship.day import page_url, register
+
+    w = world()
+    entrant = Entrant.objects.get(pk=w["board"].black_id)
+    entrant.registration = register(w["t"], "Report Reader", language="ru")
+    entrant.save()
+    for width, height in ((390, 844), (1024, 768), (1280, 900)):
+        ctx, page = watched_page(browser, viewport={"width": width, "height": height})
+        page.goto(f"{live_server.url}/lang/ru/?next=/")
+        page.goto(live_server.url + page_url(entrant.registration))
+        report = page.locator(".player-report")
+        assert report.locator("tbody tr").count() >= 1
+        box = report.bounding_box()
+        assert box is not None
+        # Every value of the report is inside the report's box, nothing to scroll to.
+        cells = page.eval_on_selector_all(
+            ".player-report-table tbody td",
+            "els => els.map(e => { const b = e.getBoundingClientRect();"
+            " return [e.dataset.label, b.left, b.right, e.innerText.trim()]; })",
+        )
+        assert len(cells) >= 8
+        for label, left, right, value in cells:
+            assert label and value, cells
+            assert left >= box["x"] - 1 and right <= box["x"] + box["width"] + 1, (width, label)
+        assert page.evaluate(
+            "[...document.querySelectorAll('.player-report .table-responsive')]"
+            ".every(e => e.scrollWidth <= e.clientWidth)"
+        ), width
+        close(ctx)
+    # On the training page at a laptop's width it has room: a table with its header.
+    ctx, page = watched_page(browser, viewport={"width": 1280, "height": 900})
+    page.goto(f"{live_server.url}/t/{w['t'].slug}/players/{entrant.pk}/training/")
+    assert page.locator(".player-report-table thead").is_visible()
+    close(ctx)
