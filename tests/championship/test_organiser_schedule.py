@@ -142,6 +142,14 @@ def test_a_finished_tournament_s_schedule_does_not_change() -> None:
     assert "finished" in response.content.decode()
     assert starts(t) == before
     assert at(SATURDAY, 10) and SUNDAY and services
+    # The page shows the schedule but offers no control that would be refused.
+    page = org.get(url(t)).content.decode()
+    assert '<fieldset id="schedule-fields" disabled>' in page
+    inside = page[page.index('id="schedule-fields"') : page.rindex("</fieldset>")]
+    for form in ("suggest-form", "times-form", "shift-form", "schedule-settings"):
+        assert f'id="{form}"' in inside, form
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.RUNNING)
+    assert '<fieldset id="schedule-fields">' in org.get(url(t)).content.decode()
 
 
 @pytest.mark.parametrize(

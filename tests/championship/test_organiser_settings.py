@@ -170,6 +170,9 @@ def test_finishing_asks_first_freezes_and_marks_every_public_page_final() -> Non
         )
     response = org.post(f"/t/{t.slug}/manage/settings/", settings_data(t, name="Changed"))
     assert Tournament.objects.get(pk=t.pk).name == "Open"
+    # The settings are shown, not offered (a save would be refused).
+    page = org.get(f"/t/{t.slug}/manage/settings/").content.decode()
+    assert '<fieldset id="settings-fields" disabled>' in page
     # Reopened (asks first too): not final any more.
     org.post(url, {"action": "reopen"})
     assert Tournament.objects.get(pk=t.pk).status == "finished"
