@@ -170,15 +170,27 @@ def test_finishing_asks_first_freezes_and_marks_every_public_page_final() -> Non
         )
     response = org.post(f"/t/{t.slug}/manage/settings/", settings_data(t, name="Changed"))
     assert Tournament.objects.get(pk=t.pk).name == "Open"
-    # The settings are shown, not offered (a save would be refused).
-    page = org.get(f"/t/{t.slug}/manage/settings/").content.decode()
-    assert '<fieldset id="settings-fields" disabled>' in page
+    # The settings, byes and forbidden pairs are shown, not offered (a change is refused).
+    for page, fields in (
+        ("settings", "settings"),
+        ("byes", "byes"),
+        ("forbidden-pairs", "forbidden"),
+    ):
+        html = org.get(f"/t/{t.slug}/manage/{page}/").content.decode()
+        assert f'<fieldset id="{fields}-fields" disabled>' in html, page
     # Reopened (asks first too): not final any more.
     org.post(url, {"action": "reopen"})
     assert Tournament.objects.get(pk=t.pk).status == "finished"
     org.post(url, {"action": "reopen", "confirm": "yes"})
     assert Tournament.objects.get(pk=t.pk).status == "running"
     assert 'id="final-mark"' not in Client().get(f"/t/{t.slug}/").content.decode()
+    for page, fields in (
+        ("settings", "settings"),
+        ("byes", "byes"),
+        ("forbidden-pairs", "forbidden"),
+    ):
+        html = org.get(f"/t/{t.slug}/manage/{page}/").content.decode()
+        assert f'<fieldset id="{fields}-fields">' in html, page
 
 
 def test_a_tournament_with_a_draft_or_missing_results_cannot_finish() -> None:
