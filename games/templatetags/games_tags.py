@@ -104,3 +104,10 @@ def rate(value: float | None) -> str:
     """An error rate (value lost per turn) with three decimals in the page's language, or a
     dash."""
     return "–" if value is None else number_format(value, 3)
+
+
+@register.filter
+def shown_result(value: str) -> str:
+    """A result as the pages write it: ``½-½`` for a draw (``1/2-1/2`` is the files' and the
+    database's key), other results as they are."""
+    return "½-½" if value == "1/2-1/2" else value
