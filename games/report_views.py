@@ -163,9 +163,16 @@ def exercise(request: HttpRequest, slug: str, pk: int, exercise_id: int) -> Http
     }
     status = 200
     if request.method == "POST":
-        typed = request.POST.get("typed", "").strip() or request.POST.get("play", "")
-        context["typed"] = typed[:60]
+        written = request.POST.get("typed", "").strip()
+        chosen = request.POST.get("play", "")
+        typed = written or chosen
         play = reports.answer_play(state, typed)
+        if (play is None or play.text not in choices) and written and chosen:
+            # A play chosen from the list after a mistake written (which the page keeps in
+            # its box): the list's play is the answer, not the old text.
+            typed = chosen
+            play = reports.answer_play(state, chosen)
+        context["typed"] = typed[:60]
         if play is None or play.text not in choices:
             context["error"] = _(
                 "Choose one of the plays listed, or write a legal turn such as 4:5 24/20 13/8."
