@@ -135,6 +135,13 @@ def game_context(game: Game, turns: list[Turn], eg: EngineGame | None = None) ->
             label=_("Position after %(n)d turn(s)") % {"n": state.ply},
         ),
         "clock": clock,
+        # Before the clock is first started: the time each side will start with (the phase's
+        # time control), so that the players at the board see their time, not dashes.
+        "start_clock": (
+            clock_text(1000 * (game.phase1_seconds if state.phase == 1 else game.phase2_seconds))
+            if clock is None and outcome is None
+            else ""
+        ),
         "tournament": game.board.round.tournament if game.board else None,
         # The position as counts per point (each side in its own numbering, 25 the bar): the
         # click entry moves the checkers on the board as the steps are clicked.

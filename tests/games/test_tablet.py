@@ -184,3 +184,17 @@ def test_both_players_confirming_ends_on_the_game_is_over_not_on_a_broken_link()
 
 def heading(html: str) -> str:
     return html.split('<h1 class="h3">', 1)[1].split("</h1>", 1)[0]
+
+
+def test_before_the_clock_is_started_each_side_sees_the_time_it_will_start_with() -> None:
+    """The clocks showed "–:––:––" until the arbiter started them: players at the board could
+    not tell whether the tablet worked or how long they had. They show the phase's time."""
+    rnd = published_round()  # 30 min + 15 min
+    game = games_of(rnd)[0]
+    page = Client().get(tablet_url(game)).content.decode()
+    assert page.count("data-time>0:30:00</span>") == 2 and "–:––:––" not in page
+    assert 'data-ms=""' in page  # nothing counts down before the start
+    client = Client()
+    client.post(f"{tablet_url(game)}action/", {"action": "start"})
+    started = client.get(tablet_url(game)).content.decode()
+    assert 'data-ms="1800000"' in started  # the side not to move: its whole time
