@@ -116,3 +116,37 @@ def test_the_report_on_a_players_games_fits_their_own_page(live_server: Any, bro
     page.goto(f"{live_server.url}/t/{w['t'].slug}/players/{entrant.pk}/training/")
     assert page.locator(".player-report-table thead").is_visible()
     close(ctx)
+
+
+def test_a_result_tapped_for_a_sheet_under_way_proposes_what_can_stand(
+    live_server: Any, browser: Any
+) -> None:
+    """A tap on 0-1 proposed "home" for a game whose sheet has turns but no result yet; the
+    save was then refused ("the sheet (1 turns) does not allow 0-1 (home)"): only the moves
+    bring a game home. There it proposes a resignation (an agreement for a draw), which
+    stands; an empty sheet keeps the usual proposal."""
+    from championship.models import GameResult
+    from games import services
+    from tests.browser.conftest import click_to
+    from tests.games.hall_helpers import games_of, published_round
+
+    rnd = published_round()
+    under_way, empty = games_of(rnd)
+    services.turn_add(game=under_way, text="4:5 24/20 13/8", user=None)
+    ctx, page = organiser_page(browser, live_server, f"/t/hall-open/manage/round/{rnd.number}/")
+    first = page.locator(f"tr[data-board='{under_way.board.number}']")
+    second = page.locator(f"tr[data-board='{empty.board.number}']")
+    first.locator("label:has-text('0-1')").click()
+    assert first.locator("select[data-termination]").input_value() == "resign"
+    first.locator("label:has-text('½-½')").click()
+    assert first.locator("select[data-termination]").input_value() == "agreement"
+    first.locator("label:has-text('0-1')").click()
+    second.locator("label:has-text('1-0')").click()
+    assert second.locator("select[data-termination]").input_value() == "home"
+    click_to(page, "text=Save results")
+    assert "result" in page.inner_text(".site-messages") and "does not allow" not in (
+        page.inner_text(".site-messages")
+    )
+    rows = GameResult.objects.filter(board__round=rnd).order_by("board__number")
+    assert [(r.result, r.termination) for r in rows] == [("0-1", "resign"), ("1-0", "home")]
+    close(ctx)
