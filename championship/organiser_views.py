@@ -109,7 +109,11 @@ def _dashboard_page(
                 for e in entrants
                 if e.checked_in and e.checked_in_by == Entrant.CheckedInBy.PLAYER
             ),
-            "next_round": selectors.next_start(schedule, now),
+            "next_round": (
+                None
+                if t.is_finished
+                else selectors.next_start(schedule, now, done=selectors.rounds_done(t))
+            ),
             "any_time": any(r.starts_at for r in schedule),
             "window": selectors.check_in_window(t, now=now, rows=schedule),
             "withdrawn": sum(1 for e in entrants if e.withdrawn_after is not None),

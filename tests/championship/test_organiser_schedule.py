@@ -6,6 +6,7 @@ round on, and the zone and check-in window; only organisers."""
 from __future__ import annotations
 
 import pytest
+import time_machine
 from django.urls import reverse
 
 from championship import services
@@ -182,3 +183,30 @@ def test_a_number_out_of_range_gets_one_message_with_the_pages_own_bound(
     form = response.context["settings_form"]
     assert form.errors[field] == [f"Ensure this value is {bound}."]
     assert form[field].value() == value  # what was typed stays
+
+
+def test_the_dashboard_s_next_round_is_never_one_already_played() -> None:
+    """Round 1 played to its last result ahead of its time: the dashboard still said "Next:
+    round 1, Saturday 10 a.m.". The next round is the first one to come that is not played
+    out; a finished tournament has none."""
+    from championship.models import Board
+    from tests.championship.day import field
+    from tests.championship.results import enter
+
+    t = weekend()
+    timetable(t)
+    field(t, 4)
+    dashboard = reverse("championship:dashboard", args=[t.slug])
+    rnd = services.round_pair_next(tournament=t)
+    services.round_publish(round=rnd)
+    with time_machine.travel(at(SATURDAY, 8), tick=False):
+        org, _user = organiser_client()
+        page = org.get(dashboard).content.decode()
+        assert "Next: round 1, Saturday, March 13, 2027, 10 a.m." in page  # published, to play
+        for board in Board.objects.filter(round=rnd).exclude(black=None):
+            enter(board, "1-0", "resign")
+        page = org.get(dashboard).content.decode()
+        assert "Next: round 2, Saturday, March 13, 2027, 12:30 p.m." in page
+        assert "Next: round 1" not in page
+        Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
+        assert "Next: round" not in org.get(dashboard).content.decode()
