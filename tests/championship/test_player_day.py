@@ -339,3 +339,18 @@ def test_a_russian_player_reads_check_in_in_the_same_words_everywhere(client, da
     descriptions = [str(e.get("description", "")) for e in calendar.walk("VEVENT")]
     assert any(d.startswith("Отметка: 09:00–09:45.") for d in descriptions), descriptions
     assert not any("Регистрация" in d for d in descriptions)
+
+
+def test_the_schedule_s_calendar_links_to_the_site_never_to_the_requests_host(  # type: ignore[no-untyped-def]
+    client, day, settings
+) -> None:
+    """Links that leave the site are built from SITE_URL (common.links), never from the
+    request's Host header: the public calendar file linked to whatever host asked for it."""
+    t, _players, _anna = day
+    settings.SITE_URL = "https://nardy.example.org"
+    settings.ALLOWED_HOSTS = ["*"]
+    url = reverse("championship:schedule_ics", args=[t.slug])
+    response = client.get(url, HTTP_HOST="elsewhere.example")
+    calendar = Calendar.from_ical(response.content)
+    urls = {str(e["url"]) for e in calendar.walk("VEVENT")}
+    assert urls == {f"https://nardy.example.org/t/{t.slug}/"}
