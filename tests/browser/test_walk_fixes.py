@@ -150,3 +150,42 @@ def test_a_result_tapped_for_a_sheet_under_way_proposes_what_can_stand(
     rows = GameResult.objects.filter(board__round=rnd).order_by("board__number")
     assert [(r.result, r.termination) for r in rows] == [("0-1", "resign"), ("1-0", "home")]
     close(ctx)
+
+
+def test_the_round_page_prints_its_results(live_server: Any, browser: Any) -> None:
+    """Printed, the organisers' round page had an empty Result column: a result is a row of
+    buttons and the print style hides buttons. The result chosen prints as text, the search
+    box does not print."""
+    import io
+    import re
+
+    from pypdf import PdfReader
+
+    from championship.models import GameResult
+    from games.demo import create_running_swiss
+
+    t = create_running_swiss(slug="prr", players=8, rounds=1, unfinished_last=False)
+    shown = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "½-½"}
+    results = list(
+        GameResult.objects.filter(board__round__tournament=t).values_list("result", flat=True)
+    )
+    ctx, page = organiser_page(browser, live_server, f"/t/{t.slug}/manage/round/1/")
+    text = " ".join(
+        p.extract_text() or "" for p in PdfReader(io.BytesIO(page.pdf(format="A4"))).pages
+    )
+    text = re.sub(r"\s+", " ", text)
+    # What each board's result cell shows on paper is its result.
+    page.emulate_media(media="print")
+    printed = page.eval_on_selector_all(
+        "tr[data-board] .result-choice", "els => els.map(e => e.innerText.trim())"
+    )
+    by_board = dict(
+        GameResult.objects.filter(board__round__tournament=t)
+        .exclude(board__black=None)
+        .order_by("board__number")
+        .values_list("board__number", "result")
+    )
+    assert printed == [shown.get(r, "–") for r in by_board.values()], (printed, by_board)
+    assert sum(results.count(k) for k in shown) >= 3  # the round has results to print
+    assert "Board number or player" not in text
+    close(ctx)
