@@ -189,3 +189,19 @@ def test_the_round_page_prints_its_results(live_server: Any, browser: Any) -> No
     assert sum(results.count(k) for k in shown) >= 3  # the round has results to print
     assert "Board number or player" not in text
     close(ctx)
+
+
+def test_a_games_result_badge_is_legible_on_paper(live_server: Any, browser: Any) -> None:
+    """Paper has no backgrounds: the result of a game (a dark badge with white text) printed
+    white on white, "0-1" all but invisible. Badges print as dark text."""
+    from games.models import Game
+    from tests.browser.conftest import watched_page
+    from tests.browser.test_report_journey import world
+
+    game: Game = world()["game"]
+    ctx, page = watched_page(browser, viewport={"width": 1280, "height": 900})
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.emulate_media(media="print")
+    colour = page.eval_on_selector("[data-result]", "e => getComputedStyle(e).color")
+    assert colour == "rgb(0, 0, 0)", colour
+    close(ctx)
