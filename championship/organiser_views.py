@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html_join
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
+from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
@@ -325,7 +325,10 @@ def _save_results(request: HttpRequest, rnd: Round) -> HttpResponse | None:
             status=409 if exc.conflicts else 400,
         )
     if saved:
-        messages.success(request, _("%(n)d result(s) saved.") % {"n": len(saved)})
+        messages.success(
+            request,
+            ngettext("%(n)d result saved.", "%(n)d results saved.", len(saved)) % {"n": len(saved)},
+        )
     else:
         messages.info(request, _("No result was changed."))
     return None

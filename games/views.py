@@ -12,7 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
@@ -607,7 +607,12 @@ def _sheet_action(
         if not text.strip():
             raise services.GameError(_("Paste the record or choose a file."))
         eg = services.sheet_replace(game=game, text=text, user=user, overrule=overrule)
-        messages.success(request, _("The sheet is saved: %(n)d turn(s).") % {"n": len(eg.turns)})
+        n = len(eg.turns)
+        messages.success(
+            request,
+            ngettext("The sheet is saved: %(n)d turn.", "The sheet is saved: %(n)d turns.", n)
+            % {"n": n},
+        )
     elif action == "adjourn":
         services.game_adjourn(game=game, user=user)
     elif action == "resume":

@@ -1,0 +1,73 @@
+"""Counts read as people write them: "1 turn played", "2 turns played" — not "turn(s)" — on
+the messages and status lines every organiser and player sees (the game's status line, a
+round's results saved, a sheet saved), in both languages."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import ngettext
+
+
+@pytest.mark.parametrize(
+    ("language", "ply", "expected"),
+    [
+        ("en", 1, "White to move · 1 turn played"),
+        ("en", 2, "White to move · 2 turns played"),
+        ("en", 0, "White to move · 0 turns played"),
+        ("ru", 1, "ходят Белые · сыграно ходов: 1"),
+        ("ru", 22, "ходят Белые · сыграно ходов: 22"),
+    ],
+)
+def test_the_games_status_line_counts_turns_in_words(
+    language: str, ply: int, expected: str
+) -> None:
+    with translation.override(language):
+        white = "Белые" if language == "ru" else "White"
+        html = render_to_string(
+            "games/_status.html",
+            {
+                "outcome": None,
+                "game": SimpleNamespace(adjourned=False),
+                "to_move_name": white,
+                "state": SimpleNamespace(ply=ply, phase=1),
+            },
+        )
+    assert expected in html and "(s)" not in html
+
+
+@pytest.mark.parametrize(
+    ("singular", "plural", "n", "english", "russian"),
+    [
+        (
+            "%(n)d result saved.",
+            "%(n)d results saved.",
+            1,
+            "1 result saved.",
+            "Сохранено результатов: 1.",
+        ),
+        (
+            "%(n)d result saved.",
+            "%(n)d results saved.",
+            6,
+            "6 results saved.",
+            "Сохранено результатов: 6.",
+        ),
+        (
+            "The sheet is saved: %(n)d turn.",
+            "The sheet is saved: %(n)d turns.",
+            21,
+            "The sheet is saved: 21 turns.",
+            "Бланк сохранён, ходов: 21.",
+        ),
+    ],
+)
+def test_saved_counts_in_both_languages(
+    singular: str, plural: str, n: int, english: str, russian: str
+) -> None:
+    for language, expected in (("en", english), ("ru", russian)):
+        with translation.override(language):
+            assert ngettext(singular, plural, n) % {"n": n} == expected
