@@ -147,6 +147,10 @@ JOB_FAILURES = {
 
 def _job_status(t: Tournament) -> dict[str, Any]:
     job = jobs.status(t.pk)
+    if job["state"] == "error" and job.get("version", t.version) != t.version:
+        # The pairing was refused for the tournament as it was then ("round 1 is still a
+        # draft"); it has changed since (the draft published): the refusal is old news.
+        job = {"state": "idle"}
     if job["state"] == "failed":
         text = JOB_FAILURES.get(job.get("reason", ""), JOB_FAILURES["crashed"])
     elif job["state"] == "error":
