@@ -158,6 +158,9 @@ def test_a_refused_pairing_is_not_shown_once_the_tournament_has_changed(organise
     assert refused in organiser.get(dashboard).content.decode()
     status = organiser.get(f"/t/{field.slug}/manage/pair/status.json").json()
     assert status["state"] == "error"
+    pair_button = f'action="/t/{field.slug}/manage/pair/"'
+    assert pair_button not in organiser.get(dashboard).content.decode()  # the draft comes first
     services.round_publish(round=field.round_set.get(number=1))
     assert refused not in organiser.get(dashboard).content.decode()
+    assert pair_button in organiser.get(dashboard).content.decode()
     assert organiser.get(f"/t/{field.slug}/manage/pair/status.json").json()["state"] == "idle"
