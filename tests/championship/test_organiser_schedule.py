@@ -210,3 +210,16 @@ def test_the_dashboard_s_next_round_is_never_one_already_played() -> None:
         assert "Next: round 1" not in page
         Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
         assert "Next: round" not in org.get(dashboard).content.decode()
+
+
+def test_the_check_in_count_names_self_check_ins_only_when_there_are_some() -> None:
+    """ "24 игрока отмечены · 0 сами." — "0 by themselves" said nothing and read badly in
+    Russian; the dashboard already left it out."""
+    from tests.championship.day import field
+
+    t = weekend()
+    timetable(t)
+    field(t, 3)  # checked in by the organisers
+    org, _user = organiser_client()
+    page = org.get(url(t)).content.decode()
+    assert "3 players checked in." in page and "by themselves" not in page
