@@ -7,6 +7,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
+from django.template import Context, Template
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import ngettext
@@ -71,3 +72,33 @@ def test_saved_counts_in_both_languages(
     for language, expected in (("en", english), ("ru", russian)):
         with translation.override(language):
             assert ngettext(singular, plural, n) % {"n": n} == expected
+
+
+def test_a_games_analysis_counts_mistakes_and_blunders_in_words() -> None:
+    """The game page's summary said "Anna: 1 mistake(s), 2 blunder(s)"; the player page
+    already wrote them in words, in both languages."""
+    analysis = SimpleNamespace(
+        counts={"white": (1, 2), "black": (5, 0)},
+        graph="",
+        legend=[],
+        state="done",
+        waiting=False,
+    )
+    context = {
+        "analysis": analysis,
+        "white_name": "Anna",
+        "black_name": "Boris",
+        "game": SimpleNamespace(pk=1),
+    }
+    template = "{% load i18n %}{% include 'games/_analysis.html' %}"
+
+    with translation.override("en"):
+        html = Template(template).render(Context(context))
+    summary = html.split('analysis-summary">', 1)[1].split("</p>", 1)[0]
+    assert summary == "Anna: 1 mistake, 2 blunders · Boris: 5 mistakes, 0 blunders", summary
+    with translation.override("ru"):
+        html = Template(template).render(Context(context))
+    summary = html.split('analysis-summary">', 1)[1].split("</p>", 1)[0]
+    assert summary == ("Anna: 1 ошибка, 2 грубые ошибки · Boris: 5 ошибок, 0 грубых ошибок"), (
+        summary
+    )
