@@ -102,3 +102,20 @@ def test_a_games_analysis_counts_mistakes_and_blunders_in_words() -> None:
     assert summary == ("Anna: 1 ошибка, 2 грубые ошибки · Boris: 5 ошибок, 0 грубых ошибок"), (
         summary
     )
+
+
+@pytest.mark.django_db
+def test_a_stale_turn_is_told_the_sheets_turns_in_words() -> None:
+    """A turn sent for an old position (a second tablet, a second organiser) is told how many
+    turns the sheet has now: "1 turn", "4 turns", never "turn(s)"."""
+    from games import services
+    from tests.games.hall_helpers import games_of, published_round
+
+    game = games_of(published_round())[0]
+    services.turn_add(game=game, text="4:5 24/20 13/8", user=None)
+    with pytest.raises(services.GameError) as refused:
+        services.turn_add(game=game, text="4:5 24/20 13/8", user=None, expected_ply=0)
+    assert "it now has 1 turn." in str(refused.value), refused.value
+    with pytest.raises(services.GameError) as refused:
+        services.turn_undo(game=game, user=None, expected_ply=3)
+    assert str(refused.value) == "The sheet changed meanwhile: it now has 1 turn."
