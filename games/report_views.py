@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from championship.models import Entrant, Tournament
@@ -259,7 +260,10 @@ def explorer(request: HttpRequest) -> HttpResponse:
             "board": board_svg.board(
                 eg.state,
                 numbering=eg.state.to_move,
-                label=_("Position after %(n)d turn(s)") % {"n": eg.state.ply},
+                label=ngettext(
+                    "Position after %(n)d turn", "Position after %(n)d turns", eg.state.ply
+                )
+                % {"n": eg.state.ply},
             ),
             "to_move": SIDE_NAMES[eg.state.to_move],
             "depth": openings.OPENING_PLIES,

@@ -132,7 +132,8 @@ def game_context(game: Game, turns: list[Turn], eg: EngineGame | None = None) ->
         "board_svg": board_svg.board(
             state,
             numbering=state.to_move,
-            label=_("Position after %(n)d turn(s)") % {"n": state.ply},
+            label=ngettext("Position after %(n)d turn", "Position after %(n)d turns", state.ply)
+            % {"n": state.ply},
         ),
         "clock": clock,
         # Before the clock is first started: the time each side will start with (the phase's

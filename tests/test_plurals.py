@@ -119,3 +119,15 @@ def test_a_stale_turn_is_told_the_sheets_turns_in_words() -> None:
     with pytest.raises(services.GameError) as refused:
         services.turn_undo(game=game, user=None, expected_ply=3)
     assert str(refused.value) == "The sheet changed meanwhile: it now has 1 turn."
+
+
+@pytest.mark.django_db
+def test_the_boards_label_counts_turns_in_words(client) -> None:  # type: ignore[no-untyped-def]
+    """The board's label for screen readers said "Position after 1 turn(s)"."""
+    from games import services
+    from tests.games.hall_helpers import games_of, published_round
+
+    game = games_of(published_round())[0]
+    services.turn_add(game=game, text="4:5 24/20 13/8", user=None)
+    html = client.get(f"/games/{game.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Position after 1 turn" in html and "turn(s)" not in html
