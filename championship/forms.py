@@ -148,6 +148,17 @@ def tiebreak_choices() -> list[tuple[str, str]]:
     ]
 
 
+def _limit(f: forms.Field, low: int, high: int) -> None:
+    """``low`` to ``high`` for a number field, as its only bounds: the model field's own
+    (0 to 32767 for a positive small integer) are replaced, not added to, so that a number
+    out of range gets one message, never "at least 0" and "at least 10" together."""
+    f.min_value, f.max_value = low, high  # type: ignore[attr-defined]
+    f.validators = [
+        v for v in f.validators if not isinstance(v, MinValueValidator | MaxValueValidator)
+    ] + [MinValueValidator(low), MaxValueValidator(high)]
+    f.widget.attrs.update({"min": low, "max": high})
+
+
 def _bootstrap(form: forms.BaseForm) -> None:
     """Bootstrap classes on every widget (the templates render fields in a loop)."""
     for name, f in form.fields.items():
@@ -248,14 +259,11 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
             "spectator_delay_minutes": (0, 180),
         }
         for name, (low, high) in limits.items():
-            f = self.fields[name]
-            f.min_value, f.max_value = low, high  # type: ignore[attr-defined]
-            f.validators += [MinValueValidator(low), MaxValueValidator(high)]
-            f.widget.attrs.update({"min": low, "max": high})
+            _limit(self.fields[name], low, high)
         for name in ("points_win", "points_draw", "points_loss", "points_bye"):
             f = self.fields[name]
-            f.validators += [MinValueValidator(0), MaxValueValidator(10)]
-            f.widget.attrs.update({"min": 0, "max": 10, "step": "0.5"})
+            _limit(f, 0, 10)
+            f.widget.attrs["step"] = "0.5"
         stored = (
             tiebreak_keys(self.instance.tiebreaks)
             if not creating
@@ -423,10 +431,7 @@ class ScheduleSettingsForm(forms.ModelForm):  # type: ignore[type-arg]
             "check_in_closes_minutes": (0, 1440),
         }
         for name, (low, high) in limits.items():
-            f = self.fields[name]
-            f.min_value, f.max_value = low, high  # type: ignore[attr-defined]
-            f.validators += [MinValueValidator(low), MaxValueValidator(high)]
-            f.widget.attrs.update({"min": low, "max": high})
+            _limit(self.fields[name], low, high)
         self.fields["round_minutes"].widget.attrs["placeholder"] = str(
             2 * (self.instance.phase1_minutes + self.instance.phase2_minutes) + 15
         )

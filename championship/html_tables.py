@@ -252,10 +252,12 @@ def pairings_table(t: Tournament, number: int) -> tuple[SafeString, bool]:
     return mark_safe("".join(out)), any_provisional  # noqa: S308 - values escaped or numbers
 
 
-def _result_choice(pk: int, chosen: str, aria: str, sheet: str) -> str:
+def _result_choice(pk: int, chosen: str, aria: str, sheet: str, plies: int = 0) -> str:
     """A game's result as a row of buttons (radio buttons: one tap each, no list to open);
     "–" clears it. ``sheet``: the move sheet's own result and termination, if decided (the
-    page's script proposes its termination)."""
+    page's script proposes its termination); ``plies``: the turns on the sheet (on a sheet
+    under way only the moves bring a game home, block it or use up the cards: the script
+    proposes a resignation or an agreement instead)."""
     options = [("", "–"), *RESULTS]
     buttons = "".join(
         f'<input type="radio" class="btn-check" name="result-{pk}" id="result-{pk}-{i}" '
@@ -265,7 +267,8 @@ def _result_choice(pk: int, chosen: str, aria: str, sheet: str) -> str:
     )
     return (
         f'<div class="btn-group btn-group-sm result-choice" role="radiogroup" data-result '
-        f'data-sheet="{escape(sheet)}" aria-label="{escape(aria)}">{buttons}</div>'
+        f'data-sheet="{escape(sheet)}" data-sheet-plies="{int(plies)}" '
+        f'aria-label="{escape(aria)}">{buttons}</div>'
     )
 
 
@@ -335,7 +338,8 @@ def results_form_rows(t: Tournament, boards: list[Any]) -> SafeString:
             row.append(
                 f'<td data-label="{label["result"] if g.number == 1 else label["game2"]}"{warn}>'
                 f'<div><input type="hidden" name="version-{g.pk}" value="{g.version}">'
-                f"{_result_choice(g.pk, g.result_chosen, result_aria, sheet)}{now}</div></td>"
+                f"{_result_choice(g.pk, g.result_chosen, result_aria, sheet, g.sheet_plies)}"
+                f"{now}</div></td>"
                 f'<td data-label="{label["termination"]}"{warn}>'
                 f'<select class="form-select form-select-sm" name="termination-{g.pk}" '
                 f'data-termination aria-label="{escape(termination_aria)}">'

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html_join
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
+from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
@@ -113,7 +113,11 @@ def _dashboard_page(
                 for e in entrants
                 if e.checked_in and e.checked_in_by == Entrant.CheckedInBy.PLAYER
             ),
-            "next_round": selectors.next_start(schedule, now),
+            "next_round": (
+                None
+                if t.is_finished
+                else selectors.next_start(schedule, now, done=selectors.rounds_done(t))
+            ),
             "any_time": any(r.starts_at for r in schedule),
             "window": selectors.check_in_window(t, now=now, rows=schedule),
             "withdrawn": sum(1 for e in entrants if e.withdrawn_after is not None),
@@ -147,6 +151,10 @@ JOB_FAILURES = {
 
 def _job_status(t: Tournament) -> dict[str, Any]:
     job = jobs.status(t.pk)
+    if job["state"] == "error" and job.get("version", t.version) != t.version:
+        # The pairing was refused for the tournament as it was then ("round 1 is still a
+        # draft"); it has changed since (the draft published): the refusal is old news.
+        job = {"state": "idle"}
     if job["state"] == "failed":
         text = JOB_FAILURES.get(job.get("reason", ""), JOB_FAILURES["crashed"])
     elif job["state"] == "error":
@@ -325,7 +333,10 @@ def _save_results(request: HttpRequest, rnd: Round) -> HttpResponse | None:
             status=409 if exc.conflicts else 400,
         )
     if saved:
-        messages.success(request, _("%(n)d result(s) saved.") % {"n": len(saved)})
+        messages.success(
+            request,
+            ngettext("%(n)d result saved.", "%(n)d results saved.", len(saved)) % {"n": len(saved)},
+        )
     else:
         messages.info(request, _("No result was changed."))
     return None

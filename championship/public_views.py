@@ -25,6 +25,7 @@ from common.cache import FORMAT as PAGE_FORMAT
 from common.cache import anonymous, page_for, reading
 from common.converters import int_or_none
 from common.exports import EXPORT_FORMATS
+from common.links import absolute_url
 from common.responses import version_json
 
 from . import calendar, exports, html_tables, manager, selectors, tables
@@ -362,7 +363,7 @@ def schedule_ics(request: HttpRequest, slug: str) -> HttpResponse:
     """The tournament's schedule as a calendar file to import or subscribe to: one event per
     round (stable UIDs, a SEQUENCE that rises when a round moves), no personal data."""
     t = _tournament(slug)
-    page = request.build_absolute_uri(reverse("championship:overview", args=[t.slug]))
+    page = absolute_url(reverse("championship:overview", args=[t.slug]))  # never the Host
     response = HttpResponse(
         calendar.tournament_ics(t, url=page), content_type=calendar.CONTENT_TYPE
     )

@@ -4,14 +4,14 @@ version."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from functools import cached_property
 from typing import Any, NamedTuple
 
 from django.db import connection
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from . import labels, manager, schedule
@@ -214,9 +214,25 @@ def check_in_times(t: Tournament, rows: list[ScheduleRow]) -> tuple[datetime, da
     )
 
 
-def next_start(rows: list[ScheduleRow], now: datetime) -> ScheduleRow | None:
-    """The first round of the schedule that starts after ``now``."""
-    return next((r for r in rows if r.starts_at is not None and r.starts_at > now), None)
+def next_start(
+    rows: list[ScheduleRow], now: datetime, done: Collection[int] = ()
+) -> ScheduleRow | None:
+    """The first round of the schedule that starts after ``now``, leaving out the rounds
+    ``done`` (played to the last result ahead of their time: they are not next)."""
+    return next(
+        (r for r in rows if r.starts_at is not None and r.starts_at > now and r.number not in done),
+        None,
+    )
+
+
+def rounds_done(t: Tournament) -> set[int]:
+    """The published rounds of ``t`` whose every game has its result (one query)."""
+    return set(
+        Round.objects.filter(tournament=t, status=Round.Status.PUBLISHED)
+        .annotate(open=Count("boards__results", filter=Q(boards__results__result="")))
+        .filter(open=0)
+        .values_list("number", flat=True)
+    )
 
 
 def published_rounds(t: Tournament) -> list[int]:

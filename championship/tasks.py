@@ -37,8 +37,16 @@ def pair_round_task(
             )
     except services.ChampionshipError as exc:
         # The code and params let the page say it in its reader's language.
+        # Nothing changed; the tournament's version says when the refusal stops being news
+        # (a draft published, a result entered: the page no longer shows it).
         jobs.finish(
-            tournament_id, job_id, state="error", text=str(exc), code=exc.code, params=exc.params
+            tournament_id,
+            job_id,
+            state="error",
+            text=str(exc),
+            code=exc.code,
+            params=exc.params,
+            version=t.version,
         )
         return {"ok": False, "error": str(exc)}
     except Exception:

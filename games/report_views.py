@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from championship.models import Entrant, Tournament
@@ -163,9 +164,16 @@ def exercise(request: HttpRequest, slug: str, pk: int, exercise_id: int) -> Http
     }
     status = 200
     if request.method == "POST":
-        typed = request.POST.get("typed", "").strip() or request.POST.get("play", "")
-        context["typed"] = typed[:60]
+        written = request.POST.get("typed", "").strip()
+        chosen = request.POST.get("play", "")
+        typed = written or chosen
         play = reports.answer_play(state, typed)
+        if (play is None or play.text not in choices) and written and chosen:
+            # A play chosen from the list after a mistake written (which the page keeps in
+            # its box): the list's play is the answer, not the old text.
+            typed = chosen
+            play = reports.answer_play(state, chosen)
+        context["typed"] = typed[:60]
         if play is None or play.text not in choices:
             context["error"] = _(
                 "Choose one of the plays listed, or write a legal turn such as 4:5 24/20 13/8."
@@ -252,7 +260,10 @@ def explorer(request: HttpRequest) -> HttpResponse:
             "board": board_svg.board(
                 eg.state,
                 numbering=eg.state.to_move,
-                label=_("Position after %(n)d turn(s)") % {"n": eg.state.ply},
+                label=ngettext(
+                    "Position after %(n)d turn", "Position after %(n)d turns", eg.state.ply
+                )
+                % {"n": eg.state.ply},
             ),
             "to_move": SIDE_NAMES[eg.state.to_move],
             "depth": openings.OPENING_PLIES,

@@ -16,6 +16,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from championship import services as championship
 from championship.models import Board, Round, Tournament
@@ -230,9 +231,12 @@ def turn_add(
         eg = selectors.replay(game, turns)
         if expected_ply is not None and expected_ply != len(turns):
             raise GameError(
-                _(
-                    "The sheet changed meanwhile: it now has %(n)d turn(s). Check the board "
-                    "and enter the turn again."
+                ngettext(
+                    "The sheet changed meanwhile: it now has %(n)d turn. Check the board "
+                    "and enter the turn again.",
+                    "The sheet changed meanwhile: it now has %(n)d turns. Check the board "
+                    "and enter the turn again.",
+                    len(turns),
                 )
                 % {"n": len(turns)}
             )
@@ -309,7 +313,12 @@ def turn_undo(
         turns = selectors.turns_of(game)
         if expected_ply is not None and expected_ply != len(turns):
             raise GameError(
-                _("The sheet changed meanwhile: it now has %(n)d turn(s).") % {"n": len(turns)}
+                ngettext(
+                    "The sheet changed meanwhile: it now has %(n)d turn.",
+                    "The sheet changed meanwhile: it now has %(n)d turns.",
+                    len(turns),
+                )
+                % {"n": len(turns)}
             )
         if not turns:
             raise GameError(_("There is no turn to take back."))

@@ -31,7 +31,13 @@ from .views import (
 
 
 class Refused(Exception):
-    """The link does not work (for this game, or any more): the message says why."""
+    """The link does not work (for this game, or any more): the message says why. ``over``:
+    because the game is over (its result confirmed or entered) — the end of a game played,
+    which the page says as such, not as a broken link."""
+
+    def __init__(self, reason: str, *, over: bool = False) -> None:
+        super().__init__(reason)
+        self.over = over
 
 
 def _game(pk: int, token: str) -> tuple[Game, EngineGame]:
@@ -41,14 +47,19 @@ def _game(pk: int, token: str) -> tuple[Game, EngineGame]:
     eg = selectors.replay(game)
     reason = selectors.tablet_refusal(game, eg)
     if reason is not None:
-        raise Refused(reason)
+        raise Refused(reason, over=eg.outcome is not None and not game.disputed)
     return game, eg
 
 
-def _refused(request: HttpRequest, reason: str, *, json: bool = False) -> HttpResponse:
+def _refused(request: HttpRequest, refusal: Refused, *, json: bool = False) -> HttpResponse:
     if json:
-        return JsonResponse({"error": reason, "refused": True}, status=403)
-    return render(request, "games/tablet_refused.html", {"reason": reason}, status=403)
+        return JsonResponse({"error": str(refusal), "refused": True}, status=403)
+    return render(
+        request,
+        "games/tablet_refused.html",
+        {"reason": str(refusal), "over": refusal.over},
+        status=403,
+    )
 
 
 def _urls(pk: int, token: str) -> dict[str, str]:
@@ -69,7 +80,7 @@ def page(request: HttpRequest, pk: int, token: str) -> HttpResponse:
     try:
         game, _eg = _game(pk, token)
     except Refused as exc:
-        return _refused(request, str(exc))
+        return _refused(request, exc)
     if request.method == "POST":
         try:
             _result_action(request, game)
@@ -118,7 +129,7 @@ def state(request: HttpRequest, pk: int, token: str) -> JsonResponse:
     try:
         game, _eg = _game(pk, token)
     except Refused as exc:
-        return _refused(request, str(exc), json=True)  # type: ignore[return-value]
+        return _refused(request, exc, json=True)  # type: ignore[return-value]
     services.clock_settle(game=game, user=None)
     game.refresh_from_db()
     return JsonResponse(clock_state_data(game))
@@ -130,7 +141,7 @@ def action(request: HttpRequest, pk: int, token: str) -> JsonResponse:
     try:
         game, _eg = _game(pk, token)
     except Refused as exc:
-        return _refused(request, str(exc), json=True)  # type: ignore[return-value]
+        return _refused(request, exc, json=True)  # type: ignore[return-value]
     name = request.POST.get("action")
     try:
         if name == "start":

@@ -12,7 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
@@ -144,9 +144,17 @@ def game_context(game: Game, turns: list[Turn], eg: EngineGame | None = None) ->
         "board_svg": board_svg.board(
             state,
             numbering=state.to_move,
-            label=_("Position after %(n)d turn(s)") % {"n": state.ply},
+            label=ngettext("Position after %(n)d turn", "Position after %(n)d turns", state.ply)
+            % {"n": state.ply},
         ),
         "clock": clock,
+        # Before the clock is first started: the time each side will start with (the phase's
+        # time control), so that the players at the board see their time, not dashes.
+        "start_clock": (
+            clock_text(1000 * (game.phase1_seconds if state.phase == 1 else game.phase2_seconds))
+            if clock is None and outcome is None
+            else ""
+        ),
         "tournament": game.board.round.tournament if game.board else None,
         # The position as counts per point (each side in its own numbering, 25 the bar): the
         # click entry moves the checkers on the board as the steps are clicked.
@@ -631,7 +639,12 @@ def _sheet_action(
         if not text.strip():
             raise services.GameError(_("Paste the record or choose a file."))
         eg = services.sheet_replace(game=game, text=text, user=user, overrule=overrule)
-        messages.success(request, _("The sheet is saved: %(n)d turn(s).") % {"n": len(eg.turns)})
+        n = len(eg.turns)
+        messages.success(
+            request,
+            ngettext("The sheet is saved: %(n)d turn.", "The sheet is saved: %(n)d turns.", n)
+            % {"n": n},
+        )
     elif action == "adjourn":
         services.game_adjourn(game=game, user=user)
     elif action == "resume":

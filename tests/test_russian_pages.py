@@ -167,3 +167,13 @@ def test_every_page_in_russian_uses_the_russian_name_words_and_one_number_format
             problems.append((url, "gendered form with (а)"))
     assert pages >= 30, pages
     assert not problems, problems
+
+
+def test_the_explorers_colour_choices_agree_with_their_label(client: Client) -> None:
+    """Under the label "Цвет" the choices read "любым / белыми / чёрными" (as in "playing
+    with"): they are the colour's own names, as the label asks."""
+    client.cookies["django_language"] = "ru"
+    html = client.get("/openings/").content.decode()
+    select = html.split('id="explorer-colour"', 1)[1].split("</select>", 1)[0]
+    options = re.findall(r">([^<]+)</option>", select)
+    assert options == ["любой", "белые", "чёрные"], options

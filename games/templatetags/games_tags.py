@@ -113,3 +113,10 @@ def duration_hm(value: Any) -> str:
         return ""
     minutes = max(int(value.total_seconds()) // 60, 0)
     return f"{minutes // 60}:{minutes % 60:02d}"
+
+
+@register.filter
+def shown_result(value: str) -> str:
+    """A result as the pages write it: ``½-½`` for a draw (``1/2-1/2`` is the files' and the
+    database's key), other results as they are."""
+    return "½-½" if value == "1/2-1/2" else value

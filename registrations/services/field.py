@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from zoneinfo import ZoneInfo
 
 from django.db import transaction
 from django.utils import timezone
@@ -15,8 +16,9 @@ from django.utils.translation import gettext as _
 from championship import schedule, selectors
 from championship.models import Entrant, RequestedBye, Tournament
 from championship.services import ChampionshipError, CheckIn, entrant_check_in, tournament_changed
-from championship.services.schedule import day_text, time_text
+from championship.services.schedule import time_text
 
+from .. import dates
 from ..models import Registration
 
 
@@ -120,9 +122,11 @@ def self_check_in_refusal(registration: Registration, window: schedule.Window) -
     if window.state is schedule.CheckIn.NO_TIME:
         return _("Check-in opens once the organisers set round 1's start time.")
     if window.state is schedule.CheckIn.NOT_YET and window.opens is not None:
+        # The day in words (Russian's short date ends in "г.", which doubled the full stop).
+        day = timezone.localtime(window.opens, ZoneInfo(t.time_zone)).date()
         return _("Check-in opens at %(time)s on %(day)s.") % {
             "time": time_text(window.opens, t),
-            "day": day_text(window.opens, t),
+            "day": dates.long_date(day),
         }
     if window.state is schedule.CheckIn.STARTED:
         return _(

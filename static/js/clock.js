@@ -69,7 +69,15 @@
       .catch(function () { offline.classList.remove("d-none"); })
       .then(function () { asking = false; });
   }
+  // One press at a time: a second tap on the clock (or a double tap) while the first is on
+  // its way sends nothing more; the page reloads when the server has answered.
+  var sending = false;
   function send(fields) {
+    if (sending) return;
+    sending = true;
+    post(fields);
+  }
+  function post(fields) {
     var body = new FormData();
     Object.keys(fields).forEach(function (k) { body.append(k, fields[k]); });
     body.append("ply", ply);
@@ -78,13 +86,14 @@
     }).then(function (r) {
       return r.json().then(function (data) {
         if (r.ok) { window.location.reload(); return; }
+        sending = false;
         showError(data.error || "");
         apply(data);
       });
     }).catch(function () {
       // The request may or may not have arrived: the ply number makes sending again safe.
       offline.classList.remove("d-none");
-      setTimeout(function () { send(fields); }, 2000);
+      setTimeout(function () { post(fields); }, 2000);
     });
   }
   buttons.forEach(function (b) {
@@ -105,6 +114,8 @@
       if (!window.confirm(b.getAttribute("data-ask"))) event.preventDefault();
     });
   });
+  // A move made on the board answers "choose a card and move first": that message goes.
+  document.addEventListener("play-complete", function () { showError(""); });
   setInterval(tick, 200);
   setInterval(ask, 5000);
   window.addEventListener("online", ask);

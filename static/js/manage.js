@@ -50,12 +50,18 @@
   // same result, else a win at home, a draw with the cards used up, 0-0 by forfeit. On a
   // result, the keys 1, 0 and = choose it and move on to the termination.
   var USUAL = { "1-0": "home", "0-1": "home", "1/2-1/2": "cards", "0-0": "forfeit" };
+  // On a sheet under way (turns, no result yet) only the moves can still bring a game home,
+  // block it or use up the cards: a result entered now is a resignation or an agreement.
+  var UNDER_WAY = { "1-0": "resign", "0-1": "resign", "1/2-1/2": "agreement", "0-0": "forfeit" };
+  var BY_MOVES = ["home", "blocked", "cards"];
   document.querySelectorAll("[data-result]").forEach(function (group) {
     var cell = group.closest("td");
     var termination = cell && cell.nextElementSibling ? cell.nextElementSibling.querySelector("select[data-termination]") : null;
     var sheet = (group.getAttribute("data-sheet") || "").split(" ");
+    var underWay = !sheet[0] && parseInt(group.getAttribute("data-sheet-plies") || "0", 10) > 0;
     // The terminations a result allows (games/engine/vocabulary.py consistent()).
     function fits(result, t) {
+      if (underWay && BY_MOVES.indexOf(t) !== -1) return false;
       if (result === "0-0") return t === "forfeit";
       if (t === "cards" || t === "agreement") return result === "1/2-1/2";
       if (t === "home" || t === "blocked" || t === "resign" || t === "forfeit") return result !== "1/2-1/2";
@@ -65,7 +71,8 @@
       if (!termination) return;
       if (!result) { termination.value = ""; return; }
       if (termination.value && fits(result, termination.value)) return;
-      termination.value = sheet[0] === result && sheet[1] ? sheet[1] : (USUAL[result] || "");
+      termination.value = sheet[0] === result && sheet[1] ? sheet[1]
+        : ((underWay ? UNDER_WAY : USUAL)[result] || "");
     }
     group.addEventListener("change", function (e) { propose(e.target.value); });
     group.addEventListener("keydown", function (e) {

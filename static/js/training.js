@@ -56,7 +56,8 @@
       row.setAttribute("data-state", "due");
     } else {
       var days = Math.max(1, Math.ceil((entry.due - now) / DAY));
-      text = cell.getAttribute("data-later").replace("{n}", String(days));
+      text = days === 1 ? cell.getAttribute("data-tomorrow")
+        : cell.getAttribute("data-later").replace("{n}", String(days));
       row.setAttribute("data-state", "later");
     }
     cell.textContent = text;

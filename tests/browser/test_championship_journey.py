@@ -61,7 +61,7 @@ def test_organiser_runs_rounds_and_spectator_sees_standings_change(
         org.click(f"[data-result] input[name=result-{g.pk}][value='1-0'] + label")
         org.select_option(f"select[name=termination-{g.pk}]", "home")
     click_to(org, "text=Save results")
-    assert "2 result(s) saved" in org.inner_text("main")
+    assert "2 results saved" in org.inner_text("main")
     org.check("[data-filter-open]")  # every board has its result now
     assert org.locator("tr[data-board]:visible").count() == 0
     assert org.inner_text("[data-filter-count]") == "0 / 2"

@@ -102,7 +102,7 @@ def test_pair_publish_and_six_results_in_at_most_12_clicks(
         assert counted.clicks <= MOST_CLICKS
         results = GameResult.objects.filter(board__round__tournament=t, board__round__number=1)
         assert {(g.result, g.termination) for g in results} == {("1-0", "home")}
-        assert "6 result(s) saved" in page.inner_text("main")
+        assert "6 results saved" in page.inner_text("main")
         # The round page goes on to the next round: the same loop from here.
         counted = Counted(page)
         core_loop(counted, live_server, 2, "#next-step button:has-text('Pair round 2')")

@@ -105,7 +105,7 @@ def test_organiser_publishes_prints_the_qr_sheet_and_a_tablet_plays_to_the_confi
     click_to(tab, "button[data-confirm-side='white']")
     assert tab.locator("[data-confirmed='white']").count() == 1
     click_to(tab, "button[data-confirm-side='black']")
-    assert "does not work" in tab.inner_text("main")  # finished and confirmed: the link stops
+    assert "The game is over" in tab.inner_text("main")  # finished and confirmed: the link stops
     assert Game.objects.get(pk=first.pk).black_confirmed == "1-0 resign"
     assert csp_violations(tab) == []
     # Board 1's link refuses now; its token does not open board 2 either.

@@ -107,6 +107,10 @@ def test_training_from_a_players_mistakes(live_server: Any, browser: Any) -> Non
         page.screenshot(path=f"/tmp/exercise-wrong-{lang}-{width}.png", full_page=True)
         page.goto(base)
         assert first_row.get_attribute("data-state") == "later"
+        # Said in words: "tomorrow", not "in 1 day(s)".
+        assert first_row.locator("[data-when]").inner_text() == (
+            "tomorrow" if lang == "en" else "завтра"
+        )
         stored = page.evaluate("JSON.parse(localStorage.getItem('nardy-training'))")
         assert stored[str(ex.pk)]["box"] == 1
         due_in = stored[str(ex.pk)]["due"] - page.evaluate("Date.now()")

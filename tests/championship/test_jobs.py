@@ -141,3 +141,26 @@ def test_a_failed_job_is_shown_on_the_dashboard_in_russian(organiser, field, set
     organiser.cookies["django_language"] = "ru"
     html = organiser.get(f"/t/{field.slug}/manage/").content.decode()
     assert "Ничего не сохранено" in html
+
+
+@pytest.mark.django_db
+def test_a_refused_pairing_is_not_shown_once_the_tournament_has_changed(organiser, field):  # type: ignore[no-untyped-def]
+    """A second press of "Pair the next round" (a double click, a second tab) is refused:
+    round 1 is still a draft. The dashboard kept saying so in red after the draft was
+    published, until the next pairing. A refusal is shown while the tournament is as it
+    was when refused."""
+    from championship import services
+
+    dashboard = f"/t/{field.slug}/manage/"
+    organiser.post(f"/t/{field.slug}/manage/pair/")  # round 1, a draft (tasks run inline)
+    organiser.post(f"/t/{field.slug}/manage/pair/")  # again: refused
+    refused = "Round 1 is still a draft"
+    assert refused in organiser.get(dashboard).content.decode()
+    status = organiser.get(f"/t/{field.slug}/manage/pair/status.json").json()
+    assert status["state"] == "error"
+    pair_button = f'action="/t/{field.slug}/manage/pair/"'
+    assert pair_button not in organiser.get(dashboard).content.decode()  # the draft comes first
+    services.round_publish(round=field.round_set.get(number=1))
+    assert refused not in organiser.get(dashboard).content.decode()
+    assert pair_button in organiser.get(dashboard).content.decode()
+    assert organiser.get(f"/t/{field.slug}/manage/pair/status.json").json()["state"] == "idle"

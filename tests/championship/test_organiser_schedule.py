@@ -6,6 +6,7 @@ round on, and the zone and check-in window; only organisers."""
 from __future__ import annotations
 
 import pytest
+import time_machine
 from django.urls import reverse
 
 from championship import services
@@ -142,3 +143,83 @@ def test_a_finished_tournament_s_schedule_does_not_change() -> None:
     assert "finished" in response.content.decode()
     assert starts(t) == before
     assert at(SATURDAY, 10) and SUNDAY and services
+    # The page shows the schedule but offers no control that would be refused.
+    page = org.get(url(t)).content.decode()
+    assert '<fieldset id="schedule-fields" disabled>' in page
+    inside = page[page.index('id="schedule-fields"') : page.rindex("</fieldset>")]
+    for form in ("suggest-form", "times-form", "shift-form", "schedule-settings"):
+        assert f'id="{form}"' in inside, form
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.RUNNING)
+    assert '<fieldset id="schedule-fields">' in org.get(url(t)).content.decode()
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "bound"),
+    [
+        ("round_minutes", "-5", "greater than or equal to 10"),
+        ("round_minutes", "99999", "less than or equal to 1440"),
+        ("check_in_opens_minutes", "-1", "greater than or equal to 1"),
+        ("check_in_closes_minutes", "-1", "greater than or equal to 0"),
+    ],
+)
+def test_a_number_out_of_range_gets_one_message_with_the_pages_own_bound(
+    field: str, value: str, bound: str
+) -> None:
+    """-5 minutes for a round said both "at least 0" (the model's field) and "at least 10"
+    (the page's bound): the page's bounds replace the field's."""
+    t = weekend()
+    org, _user = organiser_client()
+    data = {
+        "action": "settings",
+        "time_zone": "America/Toronto",
+        "round_minutes": "120",
+        "self_check_in": "on",
+        "check_in_opens_minutes": "60",
+        "check_in_closes_minutes": "15",
+        field: value,
+    }
+    response = org.post(url(t), data)
+    assert response.status_code == 400
+    form = response.context["settings_form"]
+    assert form.errors[field] == [f"Ensure this value is {bound}."]
+    assert form[field].value() == value  # what was typed stays
+
+
+def test_the_dashboard_s_next_round_is_never_one_already_played() -> None:
+    """Round 1 played to its last result ahead of its time: the dashboard still said "Next:
+    round 1, Saturday 10 a.m.". The next round is the first one to come that is not played
+    out; a finished tournament has none."""
+    from championship.models import Board
+    from tests.championship.day import field
+    from tests.championship.results import enter
+
+    t = weekend()
+    timetable(t)
+    field(t, 4)
+    dashboard = reverse("championship:dashboard", args=[t.slug])
+    rnd = services.round_pair_next(tournament=t)
+    services.round_publish(round=rnd)
+    with time_machine.travel(at(SATURDAY, 8), tick=False):
+        org, _user = organiser_client()
+        page = org.get(dashboard).content.decode()
+        assert "Next: round 1, Saturday, March 13, 2027, 10 a.m." in page  # published, to play
+        for board in Board.objects.filter(round=rnd).exclude(black=None):
+            enter(board, "1-0", "resign")
+        page = org.get(dashboard).content.decode()
+        assert "Next: round 2, Saturday, March 13, 2027, 12:30 p.m." in page
+        assert "Next: round 1" not in page
+        Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
+        assert "Next: round" not in org.get(dashboard).content.decode()
+
+
+def test_the_check_in_count_names_self_check_ins_only_when_there_are_some() -> None:
+    """ "24 игрока отмечены · 0 сами." — "0 by themselves" said nothing and read badly in
+    Russian; the dashboard already left it out."""
+    from tests.championship.day import field
+
+    t = weekend()
+    timetable(t)
+    field(t, 3)  # checked in by the organisers
+    org, _user = organiser_client()
+    page = org.get(url(t)).content.decode()
+    assert "3 players checked in." in page and "by themselves" not in page

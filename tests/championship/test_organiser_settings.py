@@ -190,12 +190,27 @@ def test_finishing_asks_first_freezes_and_marks_every_public_page_final() -> Non
         )
     response = org.post(f"/t/{t.slug}/manage/settings/", settings_data(t, name="Changed"))
     assert Tournament.objects.get(pk=t.pk).name == "Open"
+    # The settings, byes and forbidden pairs are shown, not offered (a change is refused).
+    for page, fields in (
+        ("settings", "settings"),
+        ("byes", "byes"),
+        ("forbidden-pairs", "forbidden"),
+    ):
+        html = org.get(f"/t/{t.slug}/manage/{page}/").content.decode()
+        assert f'<fieldset id="{fields}-fields" disabled>' in html, page
     # Reopened (asks first too): not final any more.
     org.post(url, {"action": "reopen"})
     assert Tournament.objects.get(pk=t.pk).status == "finished"
     org.post(url, {"action": "reopen", "confirm": "yes"})
     assert Tournament.objects.get(pk=t.pk).status == "running"
     assert 'id="final-mark"' not in Client().get(f"/t/{t.slug}/").content.decode()
+    for page, fields in (
+        ("settings", "settings"),
+        ("byes", "byes"),
+        ("forbidden-pairs", "forbidden"),
+    ):
+        html = org.get(f"/t/{t.slug}/manage/{page}/").content.decode()
+        assert f'<fieldset id="{fields}-fields">' in html, page
 
 
 def test_a_tournament_with_a_draft_or_missing_results_cannot_finish() -> None:
@@ -253,3 +268,23 @@ def test_a_web_address_taken_is_refused_in_words_not_with_the_fields_label(
     assert message in html
     assert "already exists" not in html and "уже существует" not in html
     assert Tournament.objects.filter(slug="spring").count() == 1
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "bound"),
+    [
+        ("rounds", "-3", "greater than or equal to 1"),
+        ("phase1_minutes", "-5", "greater than or equal to 1"),
+        ("entry_cap", "-1", "greater than or equal to 1"),
+        ("max_half_point_byes", "-1", "greater than or equal to 0"),
+        ("rounds", "40000", "less than or equal to"),
+    ],
+)
+def test_a_number_out_of_range_gets_one_message(field: str, value: str, bound: str) -> None:
+    """The page's bounds replace the model field's (a positive integer's 0 to 32767), so a
+    number out of range is told once what the page accepts."""
+    org, _user = organiser_client()
+    response = org.post("/manage/new/", {**NEW, field: value})
+    assert response.status_code == 400
+    errors = response.context["form"].errors[field]
+    assert len(errors) == 1 and bound in errors[0], errors

@@ -52,7 +52,7 @@ def test_before_the_window_the_page_says_when_check_in_opens(client, day) -> Non
     with time_machine.travel(at(SATURDAY, 8), tick=False):
         page = text(get(client, page_url(anna)))
     assert "Anna Ivanova" in page and "Spring Open" in page
-    assert "Check-in opens at 9 a.m. on March 13, 2027." in page
+    assert "Check-in opens at 9 a.m. on Saturday, March 13, 2027." in page
     assert 'value="check_in"' not in page
     # The schedule, on the venue's clocks, each day in words.
     assert "Saturday, March 13, 2027" in page and "Sunday, March 14, 2027" in page
@@ -323,3 +323,35 @@ def test_a_moved_round_shows_at_once_on_the_kept_public_page(client, day) -> Non
     services.round_starts_shift(tournament=t, from_round=3, minutes=30)
     page = text(get(client, overview))
     assert "3:30 p.m." in page and 'data-starts-at="2027-03-13T15:30:00-05:00"' in page
+
+
+def test_a_russian_player_reads_check_in_in_the_same_words_everywhere(client, day) -> None:  # type: ignore[no-untyped-def]
+    """In Russian the page said "Отметка откроется в 9:00, 13 марта 2027 г.." (the short
+    date's "г." and the sentence's full stop) under the heading "Прибытие", and the calendar
+    file called the same window "Регистрация на месте": one word, "Отметка", and one stop."""
+    t, _players, anna = day
+    with time_machine.travel(at(SATURDAY, 8), tick=False):
+        page = text(get(client, page_url(anna), language="ru"))
+    assert "Отметка откроется в 9:00, суббота, 13 марта 2027." in page
+    assert "г.." not in page and "Прибытие" not in page
+    assert '<h2 class="h6">Отметка</h2>' in page
+    url = reverse("championship:schedule_ics", args=[t.slug])
+    calendar = Calendar.from_ical(get(client, url, language="ru").content)
+    descriptions = [str(e.get("description", "")) for e in calendar.walk("VEVENT")]
+    assert any(d.startswith("Отметка: 09:00–09:45.") for d in descriptions), descriptions
+    assert not any("Регистрация" in d for d in descriptions)
+
+
+def test_the_schedule_s_calendar_links_to_the_site_never_to_the_requests_host(  # type: ignore[no-untyped-def]
+    client, day, settings
+) -> None:
+    """Links that leave the site are built from SITE_URL (common.links), never from the
+    request's Host header: the public calendar file linked to whatever host asked for it."""
+    t, _players, _anna = day
+    settings.SITE_URL = "https://nardy.example.org"
+    settings.ALLOWED_HOSTS = ["*"]
+    url = reverse("championship:schedule_ics", args=[t.slug])
+    response = client.get(url, HTTP_HOST="elsewhere.example")
+    calendar = Calendar.from_ical(response.content)
+    urls = {str(e["url"]) for e in calendar.walk("VEVENT")}
+    assert urls == {f"https://nardy.example.org/t/{t.slug}/"}

@@ -172,7 +172,7 @@ def test_counts_are_shown_only_for_a_done_analysis_of_these_moves(
     cell = counts_on_player_page(game)
     assert "mistake" not in cell and "–" in cell
     html = Client().get(f"/games/{game.pk}/").content.decode()
-    assert "mistake(s)" not in html
+    assert "analysis-summary" not in html
     assert f'data-analysis-state="{outcome}"' in html
 
 
@@ -184,7 +184,7 @@ def test_the_command_queues_the_finished_games_left_without_an_analysis(at_the_b
     game = end_at_the_tablet(at_the_board)
     GameAnalysis.objects.all().delete()  # dropped as stale before this fix
     html = Client().get(f"/games/{game.pk}/").content.decode()
-    assert "not been analysed yet" in html and "mistake(s)" not in html
+    assert "not been analysed yet" in html and "analysis-summary" not in html
     out = io.StringIO()
     call_command("analyse_games", stdout=out)
     assert "1 finished game(s) queued" in out.getvalue()

@@ -188,3 +188,28 @@ def test_a_reopen_makes_the_games_writable_again(world):
     row = GameResult.objects.get(board_id=game.board_id, number=1)
     assert (row.result, row.termination, row.source) == (played(texts).result, "home", "sheet")
     assert services.game_for(world["empty"], 1).board_id == world["empty"].pk
+
+
+def test_an_empty_sheet_offers_no_card_to_play_once_finished() -> None:
+    """A game made for the tablets whose result was entered on the round page (a win at home,
+    which the sheet cannot record): once the tournament is finished its sheet and clock
+    still offered the mover's cards as buttons to choose a move with, on a page saying
+    nothing can change. They are shown, not offered."""
+    t = create_running_swiss(slug="fin2", players=4, rounds=1, unfinished_last=False)
+    board = Board.objects.filter(round__tournament=t).exclude(black=None).first()
+    assert board is not None
+    Game.objects.filter(board=board).delete()
+    GameResult.objects.filter(board=board).update(
+        result="", termination="", source="", has_sheet=False, sheet_plies=0
+    )
+    client, _user = organiser_client()
+    game = services.game_for(board, 1)
+    result_enter(board, "1-0", "home")
+    before = client.get(f"/games/{game.pk}/sheet/").content.decode()
+    assert "card-btn" in before  # open: the cards are the way to enter a move
+    championship.tournament_finish(tournament=t)
+    sheet = client.get(f"/games/{game.pk}/sheet/").content.decode()
+    clock = client.get(f"/games/{game.pk}/clock/").content.decode()
+    for page in (sheet, clock):
+        assert 'id="frozen"' in page
+        assert "card-btn" not in page and "card-chip" in page

@@ -214,6 +214,12 @@ def test_exercises_wait_for_the_end_of_the_round_and_check_every_play(
     assert bad.status_code == 400
     assert "9:9 99/1" in bad.content.decode()
     assert client.post(url, {}).status_code == 400
+    # The mistake stays in its box; a play then chosen from the list is the answer (it was
+    # refused again, for the old text the player no longer meant).
+    after = client.post(url, {"typed": "9:9 99/1", "play": right})
+    assert after.status_code == 200 and "Right." in after.content.decode()
+    both = client.post(url, {"typed": right, "play": judgement.plays[-1].play})
+    assert "Right." in both.content.decode()  # a legal play written wins over the list
     # Another player's exercise is not under this player's address.
     other = board.white_id if entrant == board.black_id else board.black_id
     assert client.get(f"/t/{SLUG}/players/{other}/training/{ex.pk}/").status_code in (200, 404)

@@ -156,3 +156,45 @@ def test_a_finished_tournament_closes_its_rounds() -> None:
 def test_a_draft_round_or_a_friendly_game_has_no_tablet() -> None:
     friendly = Game.objects.create(white_name="A", black_name="B")
     assert Client().get(tablet_url(friendly)).status_code == 403
+
+
+def test_both_players_confirming_ends_on_the_game_is_over_not_on_a_broken_link() -> None:
+    """The players confirm the result and are thanked: the page they land on said "This link
+    does not work", as if something had gone wrong. It says the game is over, with the
+    result, and where the tablet goes; a link refused for another reason still says it does
+    not work."""
+    rnd = published_round()
+    first, second = games_of(rnd)
+    client = Client()
+    client.post(tablet_url(first), {"action": "resign", "side": "black"})
+    client.post(tablet_url(first), {"action": "confirm", "side": "white"})
+    landed = client.post(tablet_url(first), {"action": "confirm", "side": "black"}, follow=True)
+    html = landed.content.decode()
+    assert "Both players confirmed the result" in html
+    assert heading(html) == "The game is over"
+    assert "1-0" in html and "give the tablet back" in html and "does not work" not in html
+    token = tablet.token_for(first.pk)
+    wrong = client.get(f"/tablet/{second.pk}/{token}/").content.decode()
+    assert heading(wrong) == "This link does not work"
+    client.post(tablet_url(second), {"action": "agreement"})
+    client.post(tablet_url(second), {"action": "dispute", "side": "white"})
+    disputed = client.get(tablet_url(second)).content.decode()
+    assert heading(disputed) == "This link does not work" and "the arbiter decides" in disputed
+
+
+def heading(html: str) -> str:
+    return html.split('<h1 class="h3">', 1)[1].split("</h1>", 1)[0]
+
+
+def test_before_the_clock_is_started_each_side_sees_the_time_it_will_start_with() -> None:
+    """The clocks showed "–:––:––" until the arbiter started them: players at the board could
+    not tell whether the tablet worked or how long they had. They show the phase's time."""
+    rnd = published_round()  # 30 min + 15 min
+    game = games_of(rnd)[0]
+    page = Client().get(tablet_url(game)).content.decode()
+    assert page.count("data-time>0:30:00</span>") == 2 and "–:––:––" not in page
+    assert 'data-ms=""' in page  # nothing counts down before the start
+    client = Client()
+    client.post(f"{tablet_url(game)}action/", {"action": "start"})
+    started = client.get(tablet_url(game)).content.decode()
+    assert 'data-ms="1800000"' in started  # the side not to move: its whole time
