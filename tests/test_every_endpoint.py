@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import re
+from collections.abc import Iterator
 from datetime import timedelta
 from html.parser import HTMLParser
 from typing import Any
@@ -26,7 +27,9 @@ import pytest
 from django.apps import apps
 from django.contrib import admin
 from django.contrib.auth.models import Group, User
-from django.test import Client
+from django.core.cache import cache
+from django.db import transaction
+from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
@@ -316,6 +319,58 @@ def _world() -> dict[str, Any]:
     }
 
 
+@pytest.fixture(scope="module")
+def world(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
+    """The world, built once for this module's tests (in each worker), inside a transaction
+    that every test's own nests in (a savepoint, rolled back after the test) and that is rolled
+    back when the module is done, as Django's ``TestCase.setUpTestData``: what a test posts is
+    gone for the next one, the world stays. (Built for each test, the world and the walk of its
+    pages were nine tenths of this module's time.) What is found by walking it — the pages that
+    open, the forms on them — is kept in it too (``_memo``)."""
+    with django_db_blocker.unblock():
+        atomic = transaction.atomic()
+        atomic._from_testcase = True  # the code's own transactions are those inside it
+        atomic.__enter__()
+        try:
+            built = _world()
+            built["_memo"] = {}
+            # Walked here, once: the first visit of some pages makes what they show (a pairing's
+            # game), which then belongs to the world and not to a test's GETs.
+            with override_settings(RATELIMIT_ENABLE=False):
+                _memo_urls(built)
+                _organiser_forms(built)
+                _organiser_urls(built)
+            cache.clear()
+            yield built
+        finally:
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
+
+
+def _memo(world: dict[str, Any], key: str, compute: Any) -> Any:
+    """``compute()`` once per world (what walking the world finds does not change)."""
+    memo: dict[str, Any] = world["_memo"]
+    if key not in memo:
+        memo[key] = compute()
+    return memo[key]
+
+
+def _organiser(world: dict[str, Any]) -> Client:
+    """A client logged in as the world's organiser (a session of this test's own)."""
+    client = Client(raise_request_exception=False)
+    client.force_login(world["users"]["organiser"])
+    return client
+
+
+def _organiser_forms(world: dict[str, Any]) -> list[tuple[str, dict[str, str]]]:
+    """Every form on the organiser's pages of the world (walked once)."""
+    return _memo(world, "forms", lambda: _forms_of(_organiser(world), _memo_urls(world)[0]))
+
+
+def _memo_urls(world: dict[str, Any]) -> tuple[list[str], list[str]]:
+    return _memo(world, "urls", lambda: _urls(world))  # type: ignore[no-any-return]
+
+
 def _pools(world: dict[str, Any]) -> dict[str, list[str]]:
     ints = [str(i) for i in world["ints"]]
     return {"int": ints, "id": ints, "slug": world["slugs"], "str": world["strs"]}
@@ -377,9 +432,10 @@ SHARES = 4
 
 
 @pytest.mark.parametrize("share", range(SHARES))
-def test_every_url_with_hostile_paths_and_query_strings_gets_no_server_error(share: int) -> None:
-    world = _world()
-    valid, hostile = _urls(world)
+def test_every_url_with_hostile_paths_and_query_strings_gets_no_server_error(
+    share: int, world: dict[str, Any]
+) -> None:
+    valid, hostile = _memo_urls(world)
     assert len(valid) > 40, valid  # the walk reached the pages, not only their 404s
     assert any(re.fullmatch(r"/tablet/\d+/[^/]+/", url) for url in valid), "the tablet's page"
     clients = [Client(raise_request_exception=False)]
@@ -449,16 +505,13 @@ def _forms_of(client: Client, urls: list[str]) -> list[tuple[str, dict[str, str]
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("share", range(SHARES))
 def test_every_post_form_with_hostile_fields_gets_no_server_error_and_refusals_change_nothing(
-    share: int,
+    share: int, world: dict[str, Any]
 ) -> None:
-    world = _world()
-    valid, _ = _urls(world)
     failures: list[Any] = []
     # The organiser's forms (an administrator sees the same ones, and Django's admin forms).
     for role in ("organiser",):
-        client = Client(raise_request_exception=False)
-        client.force_login(world["users"][role])
-        forms = _forms_of(client, valid)
+        client = _organiser(world)
+        forms = _organiser_forms(world)
         assert len(forms) > 10, forms
         state = fingerprint()
         for url, data in forms[share::SHARES]:
@@ -485,14 +538,11 @@ def test_every_post_form_with_hostile_fields_gets_no_server_error_and_refusals_c
 
 @settings(max_examples=examples(60), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_generated_posts_to_organiser_endpoints(data: st.DataObject) -> None:
+def test_generated_posts_to_organiser_endpoints(data: st.DataObject, world: dict[str, Any]) -> None:
     """Hypothesis picks a form and writes arbitrary text into arbitrary fields of it."""
     global _GENERATED
     if _GENERATED is None:
-        world = _world()
-        client = Client(raise_request_exception=False)
-        client.force_login(world["users"]["organiser"])
-        _GENERATED = (client, _forms_of(client, _urls(world)[0]))
+        _GENERATED = (_organiser(world), _organiser_forms(world))
     client, forms = _GENERATED
     url, fields = data.draw(st.sampled_from(forms))
     changes = data.draw(
@@ -564,11 +614,10 @@ def test_organiser_endpoints_are_found_by_their_mark() -> None:
 _ENDPOINT: dict[str, Any] = {}
 
 
-def _endpoint(route: str) -> tuple[Client, str, list[dict[str, str]], dict[str, Any]]:
-    """The world (once per test), the organiser's client, the endpoint's URL reversed with the
-    world's values and the forms of the site that post to it."""
-    if _ENDPOINT.get("route") != route:
-        world = _world()
+def _organiser_urls(world: dict[str, Any]) -> dict[str, str]:
+    """Each organisers' route reversed with values of the world that open it (walked once)."""
+
+    def walk() -> dict[str, str]:
         root = Client()
         root.force_login(world["users"]["root"])
         pools = _pools(world)
@@ -578,29 +627,42 @@ def _endpoint(route: str) -> tuple[Client, str, list[dict[str, str]], dict[str, 
             values = _valid_values(root, each, params, pools)
             if values is not None:
                 urls[each] = _fill(each, values)
+        return urls
+
+    return _memo(world, "organiser_urls", walk)  # type: ignore[no-any-return]
+
+
+def _endpoint(
+    route: str, world: dict[str, Any]
+) -> tuple[Client, str, list[dict[str, str]], dict[str, Any]]:
+    """The organiser's client (once per test), the endpoint's URL reversed with the world's
+    values and the forms of the site that post to it."""
+    if _ENDPOINT.get("route") != route:
+        urls = _organiser_urls(world)
         assert route in urls, f"no object of the world opens {route}"
         url = urls[route]
-        client = Client(raise_request_exception=False)
-        client.force_login(world["users"]["organiser"])
         # The forms that post here, from every organisers' page.
-        forms = [
-            data
-            for target, data in _forms_of(client, list(urls.values()))
-            if urlsplit(target).path == url
-        ]
-        _ENDPOINT.update(route=route, client=client, url=url, forms=forms, world=world)
-    return _ENDPOINT["client"], _ENDPOINT["url"], _ENDPOINT["forms"], _ENDPOINT["world"]
+        every = _memo(
+            world,
+            "organiser_route_forms",
+            lambda: _forms_of(_organiser(world), list(urls.values())),
+        )
+        forms = [data for target, data in every if urlsplit(target).path == url]
+        _ENDPOINT.update(route=route, client=_organiser(world), url=url, forms=forms)
+    return _ENDPOINT["client"], _ENDPOINT["url"], _ENDPOINT["forms"], world
 
 
 @pytest.mark.parametrize("route", ORGANISER_ROUTES)
 @settings(max_examples=examples(12), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_generated_posts_to_every_organiser_endpoint(route: str, data: st.DataObject) -> None:
+def test_generated_posts_to_every_organiser_endpoint(
+    route: str, data: st.DataObject, world: dict[str, Any]
+) -> None:
     """Each organisers' endpoint in turn gets generated posts: one of the site's forms that
     post to it (or none) with any of its fields, or the names views read, replaced by text,
     hostile values, numbers out of range or ids of other objects. No 5xx; a refusal (4xx)
     changes nothing."""
-    client, url, forms, world = _endpoint(route)
+    client, url, forms, world = _endpoint(route, world)
     base = data.draw(st.sampled_from([{}, *forms]))
     names = sorted(set(base) | set(EXTRA_FIELDS))
     values = st.one_of(
@@ -629,10 +691,9 @@ def _fresh_endpoint_world() -> Any:
 _TABLET: dict[str, Any] = {}
 
 
-def test_the_tablets_clock_with_hostile_fields_gets_no_server_error() -> None:
+def test_the_tablets_clock_with_hostile_fields_gets_no_server_error(world: dict[str, Any]) -> None:
     """Each field the clock's script posts, in turn, with each hostile value (as the form walk
     above does for the forms of the pages)."""
-    world = _world()
     token = world["strs"][0]
     url = f"/tablet/{tablet.game_of(token)}/{token}/action/"
     client = Client(raise_request_exception=False)
@@ -650,11 +711,10 @@ def test_the_tablets_clock_with_hostile_fields_gets_no_server_error() -> None:
 
 @settings(max_examples=examples(60), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_generated_posts_to_the_tablets_clock(data: st.DataObject) -> None:
+def test_generated_posts_to_the_tablets_clock(data: st.DataObject, world: dict[str, Any]) -> None:
     """The clock's presses at the board (start, pause, a turn with the ply the page showed),
     with any of their fields replaced: no 5xx; a refusal changes nothing."""
     if not _TABLET:
-        world = _world()
         token = world["strs"][0]
         game = tablet.game_of(token)
         _TABLET.update(url=f"/tablet/{game}/{token}/action/", client=Client(), ints=world["ints"])
