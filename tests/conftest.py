@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
+from typing import Any
 
 import pytest
 from django.core.cache import cache
@@ -9,6 +10,22 @@ from django.utils import timezone
 from championship.models import Tournament
 from registrations.models import MasterClassSession, Registration
 from tests import hypothesis_profiles  # noqa: F401  (the suite's Hypothesis profile, loaded first)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _fast_password_hashing() -> Any:
+    """Passwords hashed with MD5 in the tests (Django's advice for test runs): PBKDF2 costs a
+    fifth of a second a user on purpose, and the suite creates and signs in hundreds. PBKDF2
+    stays accepted, so a hash made before this fixture still checks."""
+    from django.test import override_settings
+
+    with override_settings(
+        PASSWORD_HASHERS=[
+            "django.contrib.auth.hashers.MD5PasswordHasher",
+            "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+        ]
+    ):
+        yield
 
 
 @pytest.fixture(autouse=True)
