@@ -28,6 +28,37 @@ def _fast_password_hashing() -> Any:
         yield
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _demo_games_played_once() -> Any:
+    """The demo's games (``games.demo.create_running_swiss``, behind most tests' tournaments)
+    are played by the rules engine from a seeded generator: the same generator state gives the
+    same game, so each game is played once per worker and then copied (a pickle round trip,
+    about a tenth of playing it), the generator left where playing would leave it. What the
+    tests get is exactly what they would get without it."""
+    import pickle
+
+    from games import demo
+
+    real = demo.play_game
+    kept: dict[Any, tuple[bytes, Any]] = {}
+
+    def play_game(rng: Any, **options: Any) -> Any:
+        key = (rng.getstate(), tuple(sorted(options.items())))
+        if key in kept:
+            game, after = kept[key]
+            rng.setstate(after)
+            return pickle.loads(game)
+        played = real(rng, **options)
+        if len(kept) > 3000:  # about 100 MB: start again
+            kept.clear()
+        kept[key] = (pickle.dumps(played), rng.getstate())
+        return played
+
+    demo.play_game = play_game
+    yield
+    demo.play_game = real
+
+
 @pytest.fixture(autouse=True)
 def _isolation(settings):  # type: ignore[no-untyped-def]
     """Each test starts with an empty cache and without rate limiting (one test turns it on)."""

@@ -57,6 +57,12 @@ def test_browser_tests_wait_on_conditions_not_on_the_clock() -> None:
     for name, text in _sources(TESTS / "browser").items():
         if name.endswith("conftest.py"):
             continue  # the waiting helpers themselves
-        for pattern in (r"time\.sleep\(", r"wait_for_timeout\(", r"timeout\s*=\s*\d"):
+        for pattern in (
+            r"time\.sleep\(",
+            r"wait_for_timeout\(",
+            r"timeout\s*=\s*\d",
+            r"\bwait_for\((?:[^()]|\([^()]*\))*,\s*[\d.]+\s*\)",  # wait_for(check, 5)
+            r"time\.(?:monotonic|perf_counter)\(",  # how long something took
+        ):
             found += [f"{name}: {m.group(0)}" for m in re.finditer(pattern, text)]
     assert found == [], "wait for a condition (tests/browser/conftest.py), not a time"

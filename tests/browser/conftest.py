@@ -64,6 +64,20 @@ def browser() -> Iterator[Any]:
         browser.close()
 
 
+#: Screenshots are for a person to look at (``SCREENSHOTS=1``: each test writes them where it
+#: says, under /tmp); they assert nothing, and a full page's PNG costs a tenth of a second or
+#: more, so a run of the suite takes none by default.
+SCREENSHOTS = os.environ.get("SCREENSHOTS", "") not in ("", "0")
+
+
+def screenshot(target: Any, path: str, **options: Any) -> None:
+    """``target.screenshot(path=path, **options)`` (a page or an element) when SCREENSHOTS is
+    set."""
+    if SCREENSHOTS:
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        target.screenshot(path=path, **options)
+
+
 def watched_page(browser: Any, **context_options: Any) -> tuple[Any, Any]:
     """(context, page) recording console errors and every CSP violation the pages report."""
     context = browser.new_context(**context_options)

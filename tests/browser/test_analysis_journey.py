@@ -10,7 +10,14 @@ import pytest
 
 from games import analysis, services
 from games.models import Game, GameAnalysis
-from tests.browser.conftest import click_to, close, csp_violations, organiser_page, wait_for
+from tests.browser.conftest import (
+    click_to,
+    close,
+    csp_violations,
+    organiser_page,
+    screenshot,
+    wait_for,
+)
 from tests.games.test_analysis_product import finished_record
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -27,7 +34,7 @@ def test_an_organiser_analyses_a_finished_game(live_server: Any, browser: Any) -
     ctx, page = organiser_page(browser, live_server, f"/games/{game.pk}/")
     assert page.locator(".analysis-graph").count() == 0
     click_to(page, "#analysis button[type=submit]")
-    page.screenshot(path="/tmp/analysis-1280.png", full_page=True)
+    screenshot(page, "/tmp/analysis-1280.png", full_page=True)
     graph = page.locator("#analysis svg.analysis-graph")
     assert graph.is_visible()
     assert page.locator("#analysis polyline").count() == 1
@@ -41,11 +48,12 @@ def test_an_organiser_analyses_a_finished_game(live_server: Any, browser: Any) -
     assert page.locator(".nardy-board").count() == 3
     assert "The engine's play" in page.inner_text("main")
     page.set_viewport_size({"width": 390, "height": 844})
-    page.screenshot(path="/tmp/analysis-ply-390.png")
+    screenshot(page, "/tmp/analysis-ply-390.png")
     click_to(page, "a:has-text('Back to the game')")
     box = page.locator("#analysis").bounding_box()
-    page.screenshot(
-        path="/tmp/analysis-390.png",
+    screenshot(
+        page,
+        "/tmp/analysis-390.png",
         full_page=True,
         clip={"x": 0, "y": box["y"], "width": 390, "height": 900},
     )
@@ -69,7 +77,7 @@ def test_a_spectator_follows_the_progress_bar_until_done(
     assert bar.is_visible()
     GameAnalysis.objects.update(status=GameAnalysis.Status.RUNNING, progress=45)
     wait_for(lambda: page.evaluate("document.querySelector('#analysis progress').value") == 45)
-    page.screenshot(path="/tmp/analysis-progress-390.png", full_page=True)
+    screenshot(page, "/tmp/analysis-progress-390.png", full_page=True)
     GameAnalysis.objects.update(status=GameAnalysis.Status.QUEUED)
     assert analysis.run(*held[0]) == "done"  # the worker
     wait_for(lambda: page.locator(".analysis-graph").count() == 1)

@@ -19,6 +19,7 @@ from tests.browser.conftest import (
     close,
     csp_violations,
     organiser_page,
+    screenshot,
     wait_for,
     watched_page,
 )
@@ -46,7 +47,7 @@ def field(n: int = 40) -> Tournament:
 
 def shot(page: Any, name: str) -> None:
     SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
+    screenshot(page, str(SHOTS / f"{name}.png"), full_page=False)
 
 
 def left(page: Any) -> int:

@@ -19,7 +19,7 @@ from games import services
 from games.demo import create_running_swiss
 from games.models import Game
 from games.selectors import replay
-from tests.browser.conftest import close, csp_violations, watched_page
+from tests.browser.conftest import close, csp_violations, screenshot, watched_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -83,7 +83,7 @@ def test_a_finished_tournaments_pages_offer_nothing_that_fails(
                 assert notice.is_visible(), (name, lang, width)
                 assert NOTICE[lang] in notice.inner_text()
                 assert overflow(page) <= 0, (name, lang, width)
-                page.screenshot(path=str(SCREENS / f"finished-{name}-{lang}-{width}.png"))
+                screenshot(page, str(SCREENS / f"finished-{name}-{lang}-{width}.png"))
                 if name == "sheet":
                     for control in ("#turn-form", "button[value=undo]", "#end-form", "#id_record"):
                         assert page.locator(control).count() == 0, control
@@ -121,7 +121,7 @@ def test_other_digits_typed_on_the_sheet_are_refused_and_kept(
             page.click("#turn-form button[type=submit]")
             page.wait_for_selector(".alert-danger, .alert-error, [role=alert]")
             assert page.input_value("#id_text") == "²:5 24/20 13/8"  # what was typed stays
-            page.screenshot(path=str(SCREENS / f"odd-card-{lang}-{width}.png"))
+            screenshot(page, str(SCREENS / f"odd-card-{lang}-{width}.png"))
             # A clock of other digits: refused, kept.
             state = replay(game).state
             from games.engine import legal_plays, playable_cards
@@ -134,7 +134,7 @@ def test_other_digits_typed_on_the_sheet_are_refused_and_kept(
             assert "h:mm:ss" in page.inner_text("main") or "ч:мм:сс" in page.inner_text("main")
             assert page.input_value("#id_clock") == "0:²²:00"
             assert overflow(page) <= 0
-            page.screenshot(path=str(SCREENS / f"odd-clock-{lang}-{width}.png"))
+            screenshot(page, str(SCREENS / f"odd-clock-{lang}-{width}.png"))
             assert Game.objects.get(pk=game.pk).turns.count() == turns  # nothing saved
             close(ctx)
     assert services.frozen(game) is False

@@ -5,7 +5,6 @@ question on a phone."""
 
 from __future__ import annotations
 
-import time
 from datetime import timedelta
 from typing import Any
 
@@ -17,7 +16,16 @@ from games import services
 from games.demo import create_running_swiss
 from registrations import tokens
 from registrations.models import Registration
-from tests.browser.conftest import close, csp_violations, organiser_page, wait_for, watched_page
+from tests.browser.conftest import (
+    close,
+    csp_violations,
+    mark_document,
+    organiser_page,
+    same_document,
+    screenshot,
+    wait_for,
+    watched_page,
+)
 from tests.games.hall_helpers import games_of, published_round
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -59,7 +67,7 @@ def test_the_venue_screen_never_scrolls(
         assert table is not None and foot is not None
         assert table["y"] + table["height"] <= foot["y"] + 1, "the table runs under the schedule"
         if width == 1920 and i in (0, 3):
-            page.screenshot(path=f"/tmp/screen-{language}-{width}-{i}.png")
+            screenshot(page, f"/tmp/screen-{language}-{width}-{i}.png")
     clock = page.locator("#screen-clock").inner_text()
     assert ":" in clock and clock != "--:--"
     sched = page.locator(".sched:not([hidden])")
@@ -97,13 +105,14 @@ def test_the_multiboard_follows_a_tablets_turn(
     before = clock.inner_text()
     wait_for(lambda: clock.inner_text() != before)  # Black's clock runs on the page
     assert "running" in (clock.get_attribute("class") or "")
+    mark_document(page)
     services.turn_add(game=games[0], text=OPENING, user=None, from_clock=True, tablet=True)
-    started = time.monotonic()
-    wait_for(lambda: card.get_attribute("data-ply") == "2", 6)
-    seen_after = time.monotonic() - started
-    assert seen_after < 5  # polled every 2 s
+    # The page's own poll brings the turn, without a reload (how soon: docs/performance.md,
+    # the hall's load test; a time here would measure the machine, not the page).
+    wait_for(lambda: card.get_attribute("data-ply") == "2")
+    assert same_document(page)
     assert card.locator("g.layer").get_attribute("data-ply") == "2"
-    page.screenshot(path=f"/tmp/multiboard-{width}-{language}.png", full_page=True)
+    screenshot(page, f"/tmp/multiboard-{width}-{language}.png", full_page=True)
     with page.expect_navigation():
         card.locator("a.stretched-link").click()
     assert f"/games/{games[0].pk}/" in page.url
@@ -130,11 +139,11 @@ def test_the_arbiter_taps_a_no_show_once_and_twice(
     button = row.locator("button[value='black']")
     with page.expect_navigation():
         button.dblclick()  # a double tap
-    wait_for(lambda: NoShow.objects.filter(board=board).exists(), 5)
+    wait_for(lambda: NoShow.objects.filter(board=board).exists())
     assert NoShow.objects.count() == 1
     assert GameResult.objects.get(board=board).result == "1-0"
     assert Absence.objects.get().entrant_id == board.black_id
-    page.screenshot(path=f"/tmp/hall-no-shows-{width}.png", full_page=True)
+    screenshot(page, f"/tmp/hall-no-shows-{width}.png", full_page=True)
     assert page.locator("#hall-no-shows .no-show").count() == 1
     assert "forfeit is recorded" in page.content()
     assert page.locator("[data-round-progress] [data-p='finished']").inner_text() == "1"
@@ -166,10 +175,10 @@ def test_the_absent_player_answers_on_a_phone(
     ctx, page = watched_page(browser, viewport={"width": 390, "height": 844}, is_mobile=True)
     page.goto(f"{live_server.url}/player/{token}/absence/?lang={language}")
     assert scrolls(page)[0] <= 0
-    page.screenshot(path=f"/tmp/absence-{language}.png", full_page=True)
+    screenshot(page, f"/tmp/absence-{language}.png", full_page=True)
     with page.expect_navigation():
         page.click("button[value='continue']")
-    wait_for(lambda: Absence.objects.get().status == "continues", 5)
+    wait_for(lambda: Absence.objects.get().status == "continues")
     assert page.locator("button[value='continue']").count() == 0
     page.go_back()
     page.reload()

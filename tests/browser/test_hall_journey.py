@@ -20,6 +20,7 @@ from tests.browser.conftest import (
     mark_document,
     organiser_page,
     same_document,
+    screenshot,
     settled,
     wait_for,
     watched_page,
@@ -165,7 +166,7 @@ def test_the_clock_and_the_hall_fit_the_screen(
         assert box is not None and box["x"] + box["width"] <= width
         time_box = button.locator(".clock-time").evaluate("e => e.scrollWidth <= e.clientWidth")
         assert time_box, "the time fits its button"
-    page.screenshot(path=f"/tmp/hall-clock-{width}-{language}.png")
+    screenshot(page, f"/tmp/hall-clock-{width}-{language}.png")
     close(ctx)
     ctx, page = organiser_page(browser, live_server, "/t/hall-open/round/1/hall/")
     page.set_viewport_size({"width": width, "height": height})
@@ -173,6 +174,6 @@ def test_the_clock_and_the_hall_fit_the_screen(
     page.wait_for_load_state("networkidle")
     assert overflow(page) <= 0, f"the hall view scrolls sideways at {width} px"
     assert page.locator(".hall-card").first.get_attribute("data-key") == f"{games[1].board_id}-1"
-    page.screenshot(path=f"/tmp/hall-hall-{width}-{language}.png", full_page=True)
+    screenshot(page, f"/tmp/hall-hall-{width}-{language}.png", full_page=True)
     assert csp_violations(page) == []
     close(ctx)

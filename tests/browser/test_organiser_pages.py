@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from championship.models import Entrant, ForbiddenPair, RequestedBye, Tournament
-from tests.browser.conftest import click_to, close, csp_violations, watched_page
+from tests.browser.conftest import click_to, close, csp_violations, screenshot, watched_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,7 +26,7 @@ def fits(page: Any) -> None:
 
 def shot(page: Any, name: str) -> None:
     SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    screenshot(page, str(SHOTS / f"{name}.png"), full_page=True)
 
 
 def test_an_organiser_creates_a_tournament_and_its_entrants_on_a_phone(

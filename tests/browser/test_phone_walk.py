@@ -15,7 +15,7 @@ import pytest
 from django.test import Client
 from django.urls import get_resolver
 
-from tests.browser.conftest import close, watched_page
+from tests.browser.conftest import close, screenshot, watched_page
 from tests.test_every_endpoint import _fill, _patterns, _valid_values
 from tests.test_russian_pages import world
 
@@ -78,7 +78,7 @@ def test_no_page_is_wider_than_a_phone(live_server: Any, browser: Any, language:
                 wide.append((url, boxes))
             if size[0] > size[1]:
                 name = url.strip("/").replace("/", "_")[:80] or "home"
-                page.screenshot(path=str(SHOTS / f"{name}-{language}.png"), full_page=True)
+                screenshot(page, str(SHOTS / f"{name}-{language}.png"), full_page=True)
                 wide.append((url, size))
         assert not wide, wide
         # The public pairings: Black and the result of every board on the screen.
@@ -88,6 +88,6 @@ def test_no_page_is_wider_than_a_phone(live_server: Any, browser: Any, language:
             "els => els.map(e => e.getBoundingClientRect().right)",
         )
         assert cells and max(cells) <= WIDTH, cells
-        page.screenshot(path=str(SHOTS / f"pairings-{language}.png"), full_page=True)
+        screenshot(page, str(SHOTS / f"pairings-{language}.png"), full_page=True)
     finally:
         close(context)

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from championship import services
 from championship.models import Board, Entrant, Tournament
-from tests.browser.conftest import close, csp_violations, organiser_page, watched_page
+from tests.browser.conftest import close, csp_violations, organiser_page, screenshot, watched_page
 from tests.championship.day import field, page_url, register
 from tests.championship.results import enter
 
@@ -72,7 +72,7 @@ def test_a_player_checks_in_from_the_phone_and_the_board_appears_without_a_reloa
     assert "You checked in at" in phone.inner_text("#my-check-in")
     entrant = Entrant.objects.get(registration=olga)
     assert entrant.checked_in_by == "player"
-    phone.screenshot(path=str(SCREENS / "player-checked-in-390-en.png"), full_page=True)
+    screenshot(phone, str(SCREENS / "player-checked-in-390-en.png"), full_page=True)
 
     # The phone lies on the table; the organisers pair and publish round 1.
     phone.evaluate("window.__still_the_same_page = true")
@@ -88,7 +88,7 @@ def test_a_player_checks_in_from_the_phone_and_the_board_appears_without_a_reloa
     opponent = board.black if board.white_id == entrant.pk else board.white
     assert opponent is not None and opponent.name in text
     assert ("White" if board.white_id == entrant.pk else "Black") in text
-    phone.screenshot(path=str(SCREENS / "player-board-390-en.png"), full_page=True)
+    screenshot(phone, str(SCREENS / "player-board-390-en.png"), full_page=True)
 
     # The result goes in: the page shows it, still without a reload.
     enter(board, "1-0", "resign")
@@ -124,7 +124,7 @@ def test_the_day_s_pages_fit_every_screen_in_both_languages(
             page.goto(f"{live_server.url}{path}?lang={language}")
             page.wait_for_selector("#schedule")
             assert overflow(page) == 0, (name, width, language)
-            page.screenshot(path=str(SCREENS / f"{name}-{width}-{language}.png"), full_page=True)
+            screenshot(page, str(SCREENS / f"{name}-{width}-{language}.png"), full_page=True)
         body = page.inner_text("main")
         assert ("Schedule" if language == "en" else "Расписание") in body
         assert csp_violations(page) == []
@@ -144,7 +144,5 @@ def test_the_day_s_pages_fit_every_screen_in_both_languages(
         heading = org.inner_text("h1")
         assert ("schedule" if language == "en" else "расписание") in heading
         assert overflow(org) == 0, ("schedule", width, language)
-        org.screenshot(
-            path=str(SCREENS / f"organiser-schedule-{width}-{language}.png"), full_page=True
-        )
+        screenshot(org, str(SCREENS / f"organiser-schedule-{width}-{language}.png"), full_page=True)
     close(ctx)

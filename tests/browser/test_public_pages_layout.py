@@ -18,7 +18,7 @@ from championship import services
 from championship.models import Entrant, GameResult, Tournament
 from games.demo import create_running_swiss
 from games.models import Game
-from tests.browser.conftest import close, csp_violations, next_frame, watched_page
+from tests.browser.conftest import close, csp_violations, next_frame, screenshot, watched_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -76,7 +76,7 @@ def test_public_pages_fit_the_screen(
     try:
         for name, url in urls.items():
             page.goto(live_server.url + url)
-            page.screenshot(path=str(SCREENS / f"{name}-{language}-{width}.png"), full_page=True)
+            screenshot(page, str(SCREENS / f"{name}-{language}-{width}.png"), full_page=True)
             size = overflow(page)
             assert size["scroll"] <= size["inner"], (name, size)
             if name == "game":
@@ -112,7 +112,7 @@ def test_on_a_phone_name_and_points_stay_while_the_columns_scroll(
         before = page.eval_on_selector("tbody tr td.c-pts", "e => e.getBoundingClientRect().left")
         box.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
         next_frame(page)
-        page.screenshot(path=str(SCREENS / f"{name}-scrolled-ru-390.png"))
+        screenshot(page, str(SCREENS / f"{name}-scrolled-ru-390.png"))
         for cell in ("td.c-rank", "td.c-name", "td.c-pts"):
             rect = page.eval_on_selector(
                 f"tbody tr {cell}",
@@ -164,7 +164,7 @@ def test_the_viewer_follows_the_ply_the_address_and_flips(live_server: Any, brow
         assert page.get_attribute("#replay-flip", "aria-pressed") == "true"
         assert page.get_attribute("#replay-board .board-body", "transform")
         assert abs(labels.first.bounding_box()["y"] - top_before) > 100
-        page.screenshot(path=str(SCREENS / "game-flipped-en-390.png"), full_page=True)
+        screenshot(page, str(SCREENS / "game-flipped-en-390.png"), full_page=True)
         page.reload()
         assert page.get_attribute("#replay-flip", "aria-pressed") == "true"
         page.click("#replay-flip")

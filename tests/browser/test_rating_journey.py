@@ -18,7 +18,14 @@ from championship.models import PersonRating
 from championship.services import ratings_recompute
 from games.demo import create_past_event
 from people.models import Person
-from tests.browser.conftest import close, csp_violations, organiser_page, wait_for, watched_page
+from tests.browser.conftest import (
+    close,
+    csp_violations,
+    organiser_page,
+    screenshot,
+    wait_for,
+    watched_page,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -86,7 +93,7 @@ def test_the_list_and_a_persons_page(
     SCREENS.mkdir(exist_ok=True)
     try:
         page.goto(live_server.url + "/ratings/")
-        page.screenshot(path=str(SCREENS / f"list-{language}-{width}.png"), full_page=True)
+        screenshot(page, str(SCREENS / f"list-{language}-{width}.png"), full_page=True)
         fits(page)
         body = page.inner_text("main")
         for text in TEXTS[language]:
@@ -102,7 +109,7 @@ def test_the_list_and_a_persons_page(
         # A name leads to the person's page; an opponent's name to theirs.
         page.click(f".rating-list a[href='/people/{people[0].pk}/']")
         page.wait_for_url(f"**/people/{people[0].pk}/")
-        page.screenshot(path=str(SCREENS / f"person-{language}-{width}.png"), full_page=True)
+        screenshot(page, str(SCREENS / f"person-{language}-{width}.png"), full_page=True)
         fits(page)
         assert page.locator(".person-event").count() == 1  # she played the first event only
         assert page.locator(".person-games tbody tr").count() == 3
@@ -132,14 +139,14 @@ def test_an_organiser_merges_two_people_and_undoes_it(live_server: Any, browser:
     assert PersonRating.objects.filter(person=twin).exists()
     context, page = organiser_page(browser, live_server, "/organiser/players/")
     try:
-        page.screenshot(path=str(SCREENS / "organiser-people-en-1280.png"), full_page=True)
+        screenshot(page, str(SCREENS / "organiser-people-en-1280.png"), full_page=True)
         group = page.locator(".duplicate-group", has_text="ivan  PETROV")
         group.locator(f"a[href='/organiser/players/{people[1].pk}/']").click()
         page.wait_for_url(f"**/organiser/players/{people[1].pk}/")
         page.check(f"#other-{twin.pk}")
         page.click(".merge-box button[type=submit]")
         page.wait_for_selector(".alert-success")
-        page.screenshot(path=str(SCREENS / "organiser-merged-en-1280.png"), full_page=True)
+        screenshot(page, str(SCREENS / "organiser-merged-en-1280.png"), full_page=True)
         wait_for(lambda: not PersonRating.objects.filter(person=twin).exists())
         page.goto(live_server.url + "/ratings/")
         assert f"/people/{twin.pk}/" not in page.content()

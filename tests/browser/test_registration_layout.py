@@ -18,7 +18,7 @@ from championship.apps import ORGANISERS_GROUP
 from championship.models import Tournament
 from registrations import tokens
 from registrations.models import Registration
-from tests.browser.conftest import close, csp_violations, watched_page
+from tests.browser.conftest import close, csp_violations, screenshot, watched_page
 from tests.conftest import make_session
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -112,8 +112,8 @@ def test_registration_pages_fit_the_screen(
                 page.wait_for_url(f"{live_server.url}{url}")
             else:
                 page.goto(live_server.url + url)
-            page.screenshot(path=str(SCREENS / f"{name}-{language}-{width}.png"), full_page=True)
-            page.screenshot(path=str(SCREENS / f"{name}-{language}-{width}-top.png"))
+            screenshot(page, str(SCREENS / f"{name}-{language}-{width}.png"), full_page=True)
+            screenshot(page, str(SCREENS / f"{name}-{language}-{width}-top.png"))
             size = fits(page)
             assert size["scroll"] <= size["inner"], (name, size)
             if name == "full-field":

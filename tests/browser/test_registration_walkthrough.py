@@ -17,7 +17,7 @@ from django.utils import timezone
 from championship.models import Tournament
 from registrations import tokens
 from registrations.models import MasterClassSignup, Registration
-from tests.browser.conftest import close, csp_violations, watched_page
+from tests.browser.conftest import close, csp_violations, screenshot, watched_page
 from tests.conftest import make_session
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -90,7 +90,7 @@ def test_a_waiting_newcomer_takes_the_offer_and_confirms(
         page.click("main form [type=submit]")
         page.wait_for_url("**/master-class/done/")
     assert MasterClassSignup.objects.count() == 2  # the offers did not use the budget up
-    page.screenshot(path=str(SCREENS / f"walk-signup-done-{language}-{width}.png"), full_page=True)
+    screenshot(page, str(SCREENS / f"walk-signup-done-{language}-{width}.png"), full_page=True)
     # The group's budget is now used up: the next post is refused, saying why and how long.
     page.goto(f"{live_server.url}/tournaments/walk/register/?lang={language}")
     page.fill("#id_name", "Третий")
@@ -103,7 +103,7 @@ def test_a_waiting_newcomer_takes_the_offer_and_confirms(
     text = page.inner_text("#too-many")
     assert ("10 минут" if ru else "10 minutes") in text
     _no_sideways_scroll(page)
-    page.screenshot(path=str(SCREENS / f"walk-too-many-{language}-{width}.png"), full_page=True)
+    screenshot(page, str(SCREENS / f"walk-too-many-{language}-{width}.png"), full_page=True)
     assert not Registration.objects.filter(email="third@example.org").exists()
     # Confirming the address of a waiting registration: the position, no "see you there".
     waiting = Registration.objects.get(email="newcomer1@example.org")
@@ -115,6 +115,6 @@ def test_a_waiting_newcomer_takes_the_offer_and_confirms(
     assert ("номер в очереди — 2" if ru else "in position 2") in status.inner_text()
     assert ("До встречи" if ru else "See you") not in page.inner_text("main")
     _no_sideways_scroll(page)
-    page.screenshot(path=str(SCREENS / f"walk-confirmed-{language}-{width}.png"), full_page=True)
+    screenshot(page, str(SCREENS / f"walk-confirmed-{language}-{width}.png"), full_page=True)
     assert not csp_violations(page)
     close(context)

@@ -14,7 +14,7 @@ from games import services
 from games.demo import create_running_swiss
 from games.engine.exercise import Judgement
 from games.models import Exercise, Game
-from tests.browser.conftest import click_to, close, csp_violations, watched_page
+from tests.browser.conftest import click_to, close, csp_violations, screenshot, watched_page
 from tests.games.test_analysis_product import finished_record
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -63,16 +63,16 @@ def test_the_report_on_a_games_page(live_server: Any, browser: Any) -> None:
             where = page.inner_text("#replay-where")
             assert "5" in where
             assert fits(page), (lang, width)
-            report.screenshot(path=f"/tmp/report-{lang}-{width}.png")
+            screenshot(report, f"/tmp/report-{lang}-{width}.png")
             points = page.locator(".turning-points li a")
             if points.count():
                 click_to(page, ".turning-points li a >> nth=0")
                 assert page.locator(".engine-line .line-words").is_visible()
                 assert page.locator(".nardy-board").count() == 3
-                page.screenshot(path=f"/tmp/turning-{lang}-{width}.png", full_page=True)
+                screenshot(page, f"/tmp/turning-{lang}-{width}.png", full_page=True)
             page.goto(f"{live_server.url}/analysis/explained/")
             assert fits(page)
-            page.screenshot(path=f"/tmp/explained-{lang}-{width}.png", full_page=True)
+            screenshot(page, f"/tmp/explained-{lang}-{width}.png", full_page=True)
             assert csp_violations(page) == []
             assert page.console_errors == []
             close(ctx)
@@ -94,17 +94,17 @@ def test_training_from_a_players_mistakes(live_server: Any, browser: Any) -> Non
         first_row = page.locator(f"tr[data-exercise='{ex.pk}']")
         assert first_row.get_attribute("data-state") == "new"
         assert fits(page), (lang, width)
-        page.screenshot(path=f"/tmp/training-{lang}-{width}.png", full_page=True)
+        screenshot(page, f"/tmp/training-{lang}-{width}.png", full_page=True)
         page.goto(f"{base}{ex.pk}/")
         assert page.locator(".nardy-board").count() == 1
-        page.screenshot(path=f"/tmp/exercise-{lang}-{width}.png", full_page=True)
+        screenshot(page, f"/tmp/exercise-{lang}-{width}.png", full_page=True)
         # A wrong answer: said so, with the engine's play and line; it comes back in a day.
         page.select_option("#exercise-play", wrong)
         click_to(page, ".exercise-form button[type=submit]")
         assert page.locator(".exercise-result.alert-danger").is_visible()
         assert page.locator(".line-words").is_visible()
         assert fits(page), (lang, width)
-        page.screenshot(path=f"/tmp/exercise-wrong-{lang}-{width}.png", full_page=True)
+        screenshot(page, f"/tmp/exercise-wrong-{lang}-{width}.png", full_page=True)
         page.goto(base)
         assert first_row.get_attribute("data-state") == "later"
         # Said in words: "tomorrow", not "in 1 day(s)".
@@ -166,7 +166,7 @@ def test_the_opening_explorer(live_server: Any, browser: Any) -> None:
             click_to(page, ".explorer-filter button[type=submit]")
             assert page.input_value("#explorer-player") == name
             assert fits(page), (lang, width)
-            page.screenshot(path=f"/tmp/explorer-{lang}-{width}.png", full_page=True)
+            screenshot(page, f"/tmp/explorer-{lang}-{width}.png", full_page=True)
             assert csp_violations(page) == []
             close(ctx)
 
@@ -183,6 +183,6 @@ def test_the_awards_page(live_server: Any, browser: Any) -> None:
             link = page.locator("#award-game a")
             assert link.get_attribute("href") == f"/games/{w['game'].pk}/"
             assert fits(page), (lang, width)
-            page.screenshot(path=f"/tmp/awards-{lang}-{width}.png", full_page=True)
+            screenshot(page, f"/tmp/awards-{lang}-{width}.png", full_page=True)
             assert csp_violations(page) == []
             close(ctx)

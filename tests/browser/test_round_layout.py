@@ -15,7 +15,7 @@ from championship import services
 from championship.apps import ORGANISERS_GROUP
 from championship.models import GameResult, Round
 from games.demo import create_running_swiss
-from tests.browser.conftest import close, csp_violations, watched_page
+from tests.browser.conftest import close, csp_violations, screenshot, watched_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -92,7 +92,7 @@ def test_round_page_and_pairing_controls_fit_the_screen(
         page.wait_for_url(f"{live_server.url}{urls['dashboard']}")
         for name, url in urls.items():
             page.goto(live_server.url + url)
-            page.screenshot(path=str(SCREENS / f"{name}-{language}-{width}.png"), full_page=True)
+            screenshot(page, str(SCREENS / f"{name}-{language}-{width}.png"), full_page=True)
             size = page.evaluate(
                 "({scroll: document.documentElement.scrollWidth, inner: window.innerWidth})"
             )
@@ -118,7 +118,7 @@ def test_round_page_and_pairing_controls_fit_the_screen(
         with page.expect_navigation():
             page.click("button[value=delete]")
         assert page.is_visible("#confirm-delete")
-        page.screenshot(path=str(SCREENS / f"delete-{language}-{width}.png"), full_page=True)
+        screenshot(page, str(SCREENS / f"delete-{language}-{width}.png"), full_page=True)
         size = page.evaluate(
             "({scroll: document.documentElement.scrollWidth, inner: window.innerWidth})"
         )

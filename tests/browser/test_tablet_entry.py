@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from games import tablet
-from tests.browser.conftest import close, csp_violations, watched_page
+from tests.browser.conftest import close, csp_violations, screenshot, watched_page
 from tests.games.hall_helpers import games_of, published_round
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -82,7 +82,7 @@ def test_the_tablets_controls_fit_the_screen(
         off = [b for b in boxes if b[1] > width or b[2] > height]
         assert not off, off
         assert page.evaluate("document.documentElement.scrollWidth") <= width
-        page.screenshot(path=f"/tmp/tablet-{width}x{height}-{language}.png")
+        screenshot(page, f"/tmp/tablet-{width}x{height}-{language}.png")
     finally:
         close(context)
 
