@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
@@ -247,3 +248,17 @@ def postgresql(transactional_db):  # type: ignore[no-untyped-def]
     none. CI runs the whole suite on PostgreSQL too (.ci/run), where these run."""
     if not on_postgresql():
         pytest.skip("row locks need PostgreSQL: run with DATABASE_URL=postgres://… (CI does)")
+
+
+def signed_links(page: str, view: str, purpose: str) -> list[tuple[int, str]]:
+    """What each link of ``page`` to ``view`` (whose one argument is a signed token) says:
+    (id, e-mail). A signed link carries the second it was made, so a test compares what a
+    link says, never its text with one the test made itself: on a busy machine the page and
+    the test make theirs in different seconds (it happened to the withdrawal link)."""
+    from django.urls import reverse
+
+    from registrations import tokens
+
+    before, after = reverse(view, args=["TOKEN"]).split("TOKEN")
+    found = re.findall(f'href="{re.escape(before)}([^"/]+){re.escape(after)}"', page)
+    return [tokens.read_token(purpose, token) for token in found]
