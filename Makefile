@@ -1,7 +1,7 @@
 # Two commands on a fresh machine (only Python 3.11+ and make assumed):
 #   make run   - set up everything and serve the demo site on http://127.0.0.1:$(PORT)
 #   make test  - run the whole test suite
-# While working: make test-fast (unit and web tests, no browser, fewer Hypothesis examples).
+# While working: make test-fast (unit and web tests, no browser, no long walks, fewer Hypothesis examples).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -39,7 +39,7 @@ test: install
 	$(PYTEST) -m "not integration"
 
 test-fast: install
-	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-dev} $(PYTEST) -m "not integration and not browser"
+	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-dev} $(PYTEST) -m "not integration and not browser and not slow"
 
 # The suite on a saturated machine (docs/testing.md): four CPU hogs beside it, so a test that
 # depends on the machine's speed shows itself. RUNS=3 runs it three times in a row.

@@ -26,7 +26,7 @@ from . import selectors
 from .clock import clock_at, clock_text
 from .engine import BLACK, WHITE
 from .messages import SIDE_NAMES
-from .models import Game, Turn
+from .models import Game
 
 #: A game's state in the hall, in words.
 STATES = {
@@ -89,9 +89,7 @@ def _summaries(games: list[Game], results: dict[tuple[int, int], GameResult]) ->
     out = {pk: cached[key] for pk, key in keys.items() if key in cached}
     missing = [g for g in games if g.pk not in out]
     if missing:
-        turns: dict[int, list[Turn]] = {g.pk: [] for g in missing}
-        for turn in Turn.objects.filter(game__in=[g.pk for g in missing]).order_by("game", "ply"):
-            turns[turn.game_id].append(turn)
+        turns = selectors.turns_of_games(missing)
         fresh = {}
         for g in missing:
             eg = selectors.sheet(g, turns[g.pk])

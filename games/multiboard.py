@@ -40,7 +40,7 @@ from . import board_svg, delay, selectors
 from .engine import BLACK, WHITE
 from .engine.core import CARD_TEXTS
 from .engine.game import Game as EngineGame
-from .models import Game, Turn
+from .models import Game
 
 #: How long a round's feed key is reused without reading the database again (a change of a
 #: game forgets it at its commit; a result or a delayed turn shows within this).
@@ -196,9 +196,7 @@ def _parts(games: list[Game], results: dict[Any, GameResult]) -> dict[int, dict[
     out = {pk: cached[key] for pk, key in keys.items() if key in cached}
     missing = [g for g in games if g.pk not in out]
     if missing:
-        turns: dict[int, list[Turn]] = {g.pk: [] for g in missing}
-        for turn in Turn.objects.filter(game__in=[g.pk for g in missing]).order_by("game", "ply"):
-            turns[turn.game_id].append(turn)
+        turns = selectors.turns_of_games(missing)
         fresh = {}
         for g in missing:
             cut = getattr(g, "_ply", None)

@@ -23,6 +23,15 @@ def turns_of(game: Game) -> list[Turn]:
     return list(game.turns.order_by("ply"))
 
 
+def turns_of_games(games: list[Game]) -> dict[int, list[Turn]]:
+    """The turns of each of ``games`` in ply order, in one query (the hall and the multiboard
+    replay the games missing from their cache this way)."""
+    turns: dict[int, list[Turn]] = {g.pk: [] for g in games}
+    for turn in Turn.objects.filter(game__in=list(turns)).order_by("game", "ply"):
+        turns[turn.game_id].append(turn)
+    return turns
+
+
 def sheet(game: Game, turns: list[Turn] | None = None, *, terminations: bool = True) -> EngineGame:
     """The engine's game for the sheet alone (``turns`` in ply order; read if not given): its
     moves and, with ``terminations``, a termination recorded on it and an adjournment."""

@@ -445,6 +445,7 @@ def _admin_urls() -> list[str]:
 SHARES = 8
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("share", range(SHARES))
 def test_every_url_with_hostile_paths_and_query_strings_gets_no_server_error(
     share: int, world: dict[str, Any]
@@ -516,6 +517,7 @@ def _forms_of(client: Client, urls: list[str]) -> list[tuple[str, dict[str, str]
 
 # The walk grows with every organiser form (each field × each hostile value, with a
 # fingerprint of every table after each post): more time than the default 300 s on a busy machine.
+@pytest.mark.slow
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("share", range(SHARES))
 def test_every_post_form_with_hostile_fields_gets_no_server_error_and_refusals_change_nothing(

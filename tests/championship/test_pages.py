@@ -307,6 +307,7 @@ def measure(client: Client, n: int) -> list[int]:
     return counts
 
 
+@pytest.mark.slow  # a tournament of 300
 def test_public_pages_use_a_constant_number_of_queries(client: Client) -> None:
     small, large = measure(client, 20), measure(client, 300)
     assert small == large
