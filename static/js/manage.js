@@ -5,19 +5,25 @@
   if (box) {
     var bar = box.querySelector(".progress-bar");
     var text = box.querySelector("[data-status-text]");
-    var timer = setInterval(function () {
+    // A small field is paired before the first second is out: ask soon, then less often.
+    var delays = [150, 350, 700], timer = null, asked = 0;
+    var stop = function () { timer = false; };
+    var again = function () { if (timer !== false) timer = setTimeout(ask, asked < delays.length ? delays[asked++] : 1000); };
+    var ask = function () {
       fetch(box.getAttribute("data-status-url"), { cache: "no-store", credentials: "same-origin" })
         .then(function (r) { return r.json(); })
         .then(function (s) {
           if (bar && s.percent !== undefined) { bar.style.width = s.percent + "%"; bar.setAttribute("aria-valuenow", s.percent); bar.textContent = s.percent + "%"; }
           if (text && s.text !== undefined) text.textContent = s.text;
           if (s.state === "done" && s.round && box.getAttribute("data-round-base")) {
-            clearInterval(timer);
+            stop();
             window.location.href = box.getAttribute("data-round-base") + s.round + "/";
-          } else if (s.state === "done" || s.state === "error" || s.state === "failed" || s.state === "idle") { clearInterval(timer); window.location.reload(); }
+          } else if (s.state === "done" || s.state === "error" || s.state === "failed" || s.state === "idle") { stop(); window.location.reload(); }
+          else again();
         })
-        .catch(function () {});
-    }, 1000);
+        .catch(again);
+    };
+    again();
   }
   // Results table: show only the boards of a number or a player, or only those without a
   // result (hidden rows keep their values and are sent unchanged).
