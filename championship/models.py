@@ -753,6 +753,14 @@ class RatedGame(models.Model):
     black_after_rd = models.FloatField()
     black_change = models.FloatField()
 
+    #: Each side's five numbers, White's then Black's, in the order the rating's writer stores
+    #: them and its readers take them apart (``services.ratings``, ``person_selectors``).
+    SIDE_COLUMNS = tuple(
+        f"{side}_{what}"
+        for side in ("white", "black")
+        for what in ("before", "before_rd", "after", "after_rd", "change")
+    )
+
     def __str__(self) -> str:
         return f"{self.game_result_id}: {self.white_change:+.1f} / {self.black_change:+.1f}"
 

@@ -360,16 +360,7 @@ def tournament_ratings(t: Tournament) -> TournamentRatings:
             "game_result__number",
             "game_result__board__white_id",
             "game_result__board__black_id",
-            "white_before",
-            "white_before_rd",
-            "white_after",
-            "white_after_rd",
-            "white_change",
-            "black_before",
-            "black_before_rd",
-            "black_after",
-            "black_after_rd",
-            "black_change",
+            *RatedGame.SIDE_COLUMNS,
         )
     )
     out = TournamentRatings()

@@ -141,20 +141,7 @@ def ratings_status() -> dict[str, object]:
 
 #: The columns written, in the order of the rows' values.
 RATING_COLUMNS = ("person_id", "month", "rating", "rd", "volatility", "games")
-GAME_COLUMNS = (
-    "game_result_id",
-    "month",
-    "white_before",
-    "white_before_rd",
-    "white_after",
-    "white_after_rd",
-    "white_change",
-    "black_before",
-    "black_before_rd",
-    "black_after",
-    "black_after_rd",
-    "black_change",
-)
+GAME_COLUMNS = ("game_result_id", "month", *RatedGame.SIDE_COLUMNS)
 
 
 def _insert(
@@ -200,14 +187,6 @@ def _games_of(history: History[int], rows: list[RatedRow]) -> list[tuple[Any, ..
             )
         )
     return out
-
-
-#: What a tournament's pages show of a rated game.
-SHOWN = tuple(
-    f"{side}_{what}"
-    for side in ("white", "black")
-    for what in ("before", "before_rd", "after", "after_rd", "change")
-)
 
 
 def _shown(values: tuple[float, ...]) -> tuple[float, ...]:
@@ -261,7 +240,9 @@ def _recompute(*, progress: Callable[[int], None] | None, force: bool) -> Rating
     with transaction.atomic():
         before = {
             row[0]: _shown(row[1:])
-            for row in RatedGame.objects.values_list("game_result_id", *SHOWN).iterator()
+            for row in RatedGame.objects.values_list(
+                "game_result_id", *RatedGame.SIDE_COLUMNS
+            ).iterator()
         }
         after = {g[0]: _shown(g[2:]) for g in games}
         changed = {tournament_of[ref] for ref in after if before.get(ref) != after[ref]}
