@@ -8,6 +8,7 @@ file for a tournament entry or a master-class seat.
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -149,8 +150,11 @@ def _registration(kind: str, object_id: int, params: dict[str, object]) -> Draft
     return draft
 
 
+@functools.lru_cache(maxsize=256)
 def qr_png(url: str) -> bytes:
-    """The QR code of ``url`` as a PNG image (pure Python: qrcode with pypng)."""
+    """The QR code of ``url`` as a PNG image (pure Python: qrcode with pypng; 20 ms, so a
+    worker keeps the last few hundred: a player's confirmation, link and promotion e-mails
+    carry the same one)."""
     import qrcode
     import qrcode.image.pure
 
