@@ -13,6 +13,22 @@ from registrations.models import MasterClassSession, Registration
 from tests import hypothesis_profiles  # noqa: F401  (the suite's Hypothesis profile, loaded first)
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
+    """The long modules first: those with a test marked ``slow``, then the browser's, then the
+    rest, each module's tests together and in their order (a module's fixtures are made once).
+    The workers split the list and steal from each other's ends, so the run ends on short tests
+    instead of one worker walking the endpoints alone while the other has finished."""
+    weight: dict[str, int] = {}
+    for item in items:
+        module = item.nodeid.split("::", 1)[0]
+        if item.get_closest_marker("slow"):
+            weight[module] = 0
+        elif "tests/browser/" in module:
+            weight.setdefault(module, 1)
+    items.sort(key=lambda item: weight.get(item.nodeid.split("::", 1)[0], 2))
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _fast_password_hashing() -> Any:
     """Passwords hashed with MD5 in the tests (Django's advice for test runs): PBKDF2 costs a
@@ -245,7 +261,7 @@ def on_postgresql() -> bool:
 @pytest.fixture
 def postgresql(transactional_db):  # type: ignore[no-untyped-def]
     """For tests of row locks (``SELECT … FOR UPDATE``) between parallel requests: SQLite has
-    none. CI runs the whole suite on PostgreSQL too (.ci/run), where these run."""
+    none. CI runs every test but the browser's on PostgreSQL too (.ci/run), where these run."""
     if not on_postgresql():
         pytest.skip("row locks need PostgreSQL: run with DATABASE_URL=postgres://… (CI does)")
 
