@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast test-stress install lint migrate demo integration clean bench
+.PHONY: run test test-server test-fast test-stress install lint migrate demo integration clean bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,10 @@ PYTEST := $(BIN)/python -m pytest -n $(WORKERS) --dist worksteal
 
 test: install
 	$(PYTEST) -m "not integration"
+
+# Every test but the browser's (unit, web, the long walks): what CI runs on PostgreSQL.
+test-server: install
+	$(PYTEST) -m "not integration and not browser"
 
 test-fast: install
 	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-dev} $(PYTEST) -m "not integration and not browser and not slow"
