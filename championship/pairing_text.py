@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext
+from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy, pgettext
 
 from . import labels
 from .pairing import PairingError
@@ -21,9 +21,12 @@ NOTES = {
     "pair.scores": gettext_lazy("%(white_score)s against %(black_number)s"),
     "float.down": gettext_lazy("%(player)s floats down"),
     "float.up": gettext_lazy("%(player)s floats up"),
-    "float.repeated": gettext_lazy(
-        "%(player)s floated %(direction)s %(rounds_ago)s round(s) before as well: no other "
-        "pairing avoided it"
+    "float.repeated": ngettext_lazy(
+        "%(player)s floated %(direction)s %(rounds_ago)d round before as well: no other "
+        "pairing avoided it",
+        "%(player)s floated %(direction)s %(rounds_ago)d rounds before as well: no other "
+        "pairing avoided it",
+        "rounds_ago",
     ),
     "bye.pab": gettext_lazy(
         "%(player)s gets the bye: the lowest score that lets everyone else be paired, and no "
@@ -185,8 +188,10 @@ def note(note: Mapping[str, Any], names: Mapping[int, str], round_number: int | 
             "full-point": _("full-point"),
             "zero-point": _("zero-point"),
         }.get(params["kind"], params["kind"])
+    if "rounds_ago" in params:
+        params["rounds_ago"] = _count(params["rounds_ago"])
     try:
-        return str(template) % params
+        return template % params  # (not str(template): a plural's form follows the count)
     except (KeyError, TypeError, ValueError):
         return str(note.get("code", ""))
 
@@ -223,3 +228,12 @@ def plain(params: Mapping[str, Any]) -> dict[str, Any]:
         str(k): v if isinstance(v, int | float | str) or v is None else str(v)
         for k, v in params.items()
     }
+
+
+def _count(value: object) -> int | object:
+    """A count from a stored note as an int, for the plural's form (left as it is when it is
+    not one: the sentence then falls back to the engine's own)."""
+    try:
+        return int(str(value))
+    except ValueError:
+        return value

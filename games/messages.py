@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from championship.models import TERMINATIONS
 
@@ -43,8 +43,10 @@ MESSAGES = {
     "no_checker_on_bar": gettext_lazy(
         "step %(step)s enters from the bar, but %(side)s has no checker there"
     ),
-    "bar_first": gettext_lazy(
-        "step %(step)s: %(side)s has %(count)s checker(s) on the bar and must enter them first"
+    "bar_first": ngettext_lazy(
+        "step %(step)s: %(side)s has %(count)d checker on the bar and must enter it first",
+        "step %(step)s: %(side)s has %(count)d checkers on the bar and must enter them first",
+        "count",
     ),
     "bear_off": gettext_lazy("step %(step)s goes past point 1; there is no bearing off"),
     "point_held": gettext_lazy(
@@ -70,8 +72,10 @@ MESSAGES = {
     "termination_decided": gettext_lazy(
         "%(termination)s is not possible: the game is already decided"
     ),
-    "forfeit_played": gettext_lazy(
-        "forfeit means the game was not played, but it has %(plies)s turn(s)"
+    "forfeit_played": ngettext_lazy(
+        "forfeit means the game was not played, but it has %(plies)d turn",
+        "forfeit means the game was not played, but it has %(plies)d turns",
+        "plies",
     ),
     "bad_termination": gettext_lazy(
         "“%(termination)s” is not a termination an organiser can enter"
@@ -156,8 +160,14 @@ def detail(exc: EngineError) -> str:
     template = MESSAGES.get(exc.code)
     if template is None:
         return exc.detail
+    for key in ("count", "plies"):
+        if key in params:
+            try:
+                params[key] = int(str(params[key]))
+            except ValueError:
+                return exc.detail
     try:
-        return str(template) % params
+        return template % params  # (not str(template): a plural's form follows the count)
     except (KeyError, TypeError, ValueError):
         return exc.detail
 

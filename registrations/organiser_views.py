@@ -285,7 +285,11 @@ def person(request: HttpRequest) -> HttpResponse:
             return response
         if action == "anonymise" and request.POST.get("confirm") == "yes":
             count = person_anonymise(email=email)
-            messages.success(request, _("Anonymised %(count)d record(s).") % {"count": count})
+            messages.success(
+                request,
+                ngettext("Anonymised %(count)d record.", "Anonymised %(count)d records.", count)
+                % {"count": count},
+            )
             return redirect("registrations:person")
         messages.error(request, _("Tick the box to confirm the anonymisation."))
     found = None

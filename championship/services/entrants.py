@@ -18,6 +18,7 @@ from django.db import transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .. import manager
 from ..models import (
@@ -103,19 +104,41 @@ class LateEntry:
         ]
         if self.half:
             parts.append(
-                _("Half-point byes for round(s) %(rounds)s.") % {"rounds": _rounds(self.half)}
+                ngettext(
+                    "A half-point bye for round %(rounds)s.",
+                    "Half-point byes for rounds %(rounds)s.",
+                    len(self.half),
+                )
+                % {"rounds": _rounds(self.half)}
             )
         if self.zero:
+            rounds = {"rounds": _rounds(self.zero)}
             if self.missed_rounds == RequestedBye.Kind.HALF:
-                why = _(
-                    "Zero points for round(s) %(rounds)s: the tournament allows %(cap)d "
-                    "half-point bye(s) a player."
-                ) % {"rounds": _rounds(self.zero), "cap": self.cap}
+                parts.append(
+                    ngettext(
+                        "Zero points for round %(rounds)s:",
+                        "Zero points for rounds %(rounds)s:",
+                        len(self.zero),
+                    )
+                    % rounds
+                )
+                parts.append(
+                    ngettext(
+                        "the tournament allows %(cap)d half-point bye a player.",
+                        "the tournament allows %(cap)d half-point byes a player.",
+                        self.cap,
+                    )
+                    % {"cap": self.cap}
+                )
             else:
-                why = _("Zero points for round(s) %(rounds)s (absent).") % {
-                    "rounds": _rounds(self.zero)
-                }
-            parts.append(why)
+                parts.append(
+                    ngettext(
+                        "Zero points for round %(rounds)s (absent).",
+                        "Zero points for rounds %(rounds)s (absent).",
+                        len(self.zero),
+                    )
+                    % rounds
+                )
         return " ".join(parts)
 
 
@@ -506,9 +529,12 @@ def bye_request(*, entrant: Entrant, round_number: int, kind: str) -> RequestedB
             and half_point_byes(entrant) >= t.max_half_point_byes
         ):
             raise ChampionshipError(
-                _(
-                    "%(name)s has %(n)d half-point bye(s) already, the most this tournament "
-                    "allows: request a zero-point bye instead."
+                ngettext(
+                    "%(name)s has %(n)d half-point bye already, the most this tournament "
+                    "allows: request a zero-point bye instead.",
+                    "%(name)s has %(n)d half-point byes already, the most this tournament "
+                    "allows: request a zero-point bye instead.",
+                    t.max_half_point_byes,
                 )
                 % {"name": entrant.name, "n": t.max_half_point_byes}
             )

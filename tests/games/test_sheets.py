@@ -109,7 +109,7 @@ def test_positional_errors_bar_first_ambiguous_blocked_card_and_game_over(org):
     eg = played(texts)
     source = next(p for p in range(24, 0, -1) if eg.state.black[p])
     r = enter(org, game, f"1:2 {source}/{source - 1} {source}/{source - 2}")
-    assert "on the bar and must enter them first" in r.content.decode()
+    assert "has 1 checker on the bar and must enter it first" in r.content.decode()
     # A card that cannot be played in full lists the playable ones.
     texts = reach(lambda eg: len(eg.playable_cards()) < len({c for c in _hand(eg)}))
     eg = played(texts)
