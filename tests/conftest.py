@@ -278,3 +278,12 @@ def signed_links(page: str, view: str, purpose: str) -> list[tuple[int, str]]:
     before, after = reverse(view, args=["TOKEN"]).split("TOKEN")
     found = re.findall(f'href="{re.escape(before)}([^"/]+){re.escape(after)}"', page)
     return [tokens.read_token(purpose, token) for token in found]
+
+
+def shows_phone(page: str, phone: str) -> bool:
+    """True when ``page`` shows ``phone`` written any way (``+1 416 555 0199``,
+    ``(416) 555-0199``, ``555-0199``): its local seven digits in a row, with up to three other
+    characters between two of them. (A test once looked for "416" alone, and met it in
+    ``/people/1416/`` when PostgreSQL's sequences had reached that id.)"""
+    digits = re.sub(r"\D", "", phone)[-7:]
+    return re.search(r"\D{0,3}".join(digits), page) is not None
