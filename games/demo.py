@@ -175,7 +175,34 @@ def create_running_swiss(
     """(Re)create a Swiss with ``players`` entrants and ``rounds`` rounds paired by the engine and
     published, with results in which every termination appears; with ``unfinished_last`` the
     last round is still being played (half its results in). ``people``: who the first
-    entrants are (the players of earlier events, for the club's rating)."""
+    entrants are (the players of earlier events, for the club's rating). One transaction: the
+    public pages and the club's rating are renewed once, after it, not after every round."""
+    with transaction.atomic():
+        t = _running_swiss(
+            slug=slug,
+            players=players,
+            rounds=rounds,
+            seed=seed,
+            name=name,
+            unfinished_last=unfinished_last,
+            total_rounds=total_rounds,
+            people=people,
+        )
+    t.refresh_from_db()  # the renewal after the commit may have given it a new version
+    return t
+
+
+def _running_swiss(
+    *,
+    slug: str,
+    players: int,
+    rounds: int,
+    seed: int,
+    name: str | None,
+    unfinished_last: bool,
+    total_rounds: int | None,
+    people: list[Person] | None,
+) -> Tournament:
     rng = random.Random(seed)
     Tournament.objects.filter(slug=slug).delete()
     today = timezone.localdate()
@@ -263,6 +290,7 @@ def _store(t: Tournament, played: list[tuple[Board, EngineGame]]) -> None:
             )
 
 
+@transaction.atomic  # one commit: the pages and the rating are renewed once, not per round
 def create_past_event(
     *, slug: str, name: str, people: list[Person], rounds: int, day: date, seed: int = 1
 ) -> Tournament:
