@@ -59,6 +59,17 @@ def clock_at(stored: StoredClock, *, to_move: SideName, over: bool, now: datetim
     return Clock(max(white, 0), max(black, 0), running, now)
 
 
+def may_have_fallen(stored: StoredClock, now: datetime, *, fresh_ms: int) -> bool:
+    """Whether a flag may be down at ``now``, known without whose clock runs (which takes a
+    replay of the sheet): False while the time since the clock started is less than each
+    side's time left and than ``fresh_ms``, the time both are given at the change of phase (a
+    turn stored meanwhile may have started it). A look at the clock settles a flag only then."""
+    if stored.running_since is None or stored.white_ms is None or stored.black_ms is None:
+        return False
+    spent = (now - stored.running_since) / timedelta(milliseconds=1)
+    return spent >= min(stored.white_ms, stored.black_ms, fresh_ms)
+
+
 def stopped(clock: Clock | None) -> dict[str, int]:
     """The running side's time left, to store when its clock stops ({} if none runs)."""
     if clock is None or clock.running is None:

@@ -23,7 +23,7 @@ from championship.models import Board, Round, Tournament
 from common.types import Actor, user_or_none
 
 from . import analysis, multiboard, openings, selectors
-from .clock import clock_text, stopped, valid_clock_text
+from .clock import clock_text, may_have_fallen, stopped, valid_clock_text
 from .engine import BLACK, WHITE, EngineError
 from .engine.core import PHASE_PLIES
 from .engine.game import Game as EngineGame
@@ -526,14 +526,18 @@ def clock_settle(*, game: Game, user: Actor = None, now: datetime | None = None)
     """End the game on time if the running clock has run out (the server's time decides).
     Called whenever the clock is looked at; True if a flag fell now. Nothing falls in a
     finished tournament (its results are final)."""
-    if game.clock_running_since is None or frozen(game):
+    now = now or timezone.now()
+    # Most looks come long before a flag could fall: they need no lock and no replay (the
+    # tablet's page and its state every few seconds, the organiser's clock).
+    fresh_ms = game.phase2_seconds * 1000
+    if not may_have_fallen(selectors.stored_clock(game), now, fresh_ms=fresh_ms) or frozen(game):
         return False
     with transaction.atomic():
         game = _lock(game)
         eg = selectors.replay(game)
         if eg.outcome is not None:
             return False
-        return _flag_if_fallen(game, eg, user, now or timezone.now())
+        return _flag_if_fallen(game, eg, user, now)
 
 
 # --- The players' word on the result (the board's tablet) ----------------------------------

@@ -128,3 +128,24 @@ def test_a_termination_keeps_the_time_spent_on_the_running_clock(now):
     assert r.status_code == 302
     game.refresh_from_db()
     assert game.clock_running_since is None and game.clock_white_ms == 1_788_000
+
+
+def test_a_look_long_before_a_flag_takes_no_lock_and_one_at_it_settles(
+    now, django_assert_num_queries
+):  # type: ignore[no-untyped-def]
+    """clock_settle runs at every look at a running clock (the tablet's page and its state
+    every few seconds): far from any flag it needs no query, no lock and no replay; once a
+    side's time could be out it replays and the flag falls."""
+    from games import services
+
+    client, _user = organiser_client()
+    game = game_with(["4:5 24/20 13/8"], minutes=1)
+    post(client, game, action="start")
+    game.refresh_from_db()
+    now.advance(59.9)
+    with django_assert_num_queries(0):
+        assert services.clock_settle(game=game) is False
+    now.advance(0.1)
+    assert services.clock_settle(game=game) is True
+    game.refresh_from_db()
+    assert (game.termination, game.termination_side) == ("time", "black")
