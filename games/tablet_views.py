@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 
 from . import selectors, services, tablet
 from .engine.game import Game as EngineGame
-from .models import Game
+from .models import Game, Turn
 from .views import (
     _games,
     _turns,
@@ -40,15 +40,18 @@ class Refused(Exception):
         self.over = over
 
 
-def _game(pk: int, token: str) -> tuple[Game, EngineGame]:
+def _game(pk: int, token: str) -> tuple[Game, EngineGame, list[Turn]]:
+    """The link's game, its replay and its turns (read once: the page and the state reuse
+    them unless a flag falls meanwhile)."""
     if tablet.game_of(token) != pk:
         raise Refused(_("This link is not for this game."))
     game = get_object_or_404(_games(), pk=pk)
-    eg = selectors.replay(game)
+    turns = _turns(game)
+    eg = selectors.replay(game, turns)
     reason = selectors.tablet_refusal(game, eg)
     if reason is not None:
         raise Refused(reason, over=eg.outcome is not None and not game.disputed)
-    return game, eg
+    return game, eg, turns
 
 
 def _refused(request: HttpRequest, refusal: Refused, *, json: bool = False) -> HttpResponse:
@@ -78,7 +81,7 @@ def page(request: HttpRequest, pk: int, token: str) -> HttpResponse:
     """GET: the clock and entry page. POST (the page's forms): resign, a draw agreed, a
     player's confirmation of the result or disagreement."""
     try:
-        game, _eg = _game(pk, token)
+        game, eg, turns = _game(pk, token)
     except Refused as exc:
         return _refused(request, exc)
     if request.method == "POST":
@@ -90,13 +93,23 @@ def page(request: HttpRequest, pk: int, token: str) -> HttpResponse:
                 request, game, token, status=409 if isinstance(exc, services.Frozen) else 400
             )
         return redirect("games:tablet", pk=pk, token=token)
-    services.clock_settle(game=game, user=None)
-    game.refresh_from_db()
+    if not services.clock_settle(game=game, user=None):
+        return _page(request, game, token, seen=(eg, turns))
+    game.refresh_from_db()  # a flag fell now
     return _page(request, game, token)
 
 
-def _page(request: HttpRequest, game: Game, token: str, *, status: int = 200) -> HttpResponse:
-    context = game_context(game, _turns(game))
+def _page(
+    request: HttpRequest,
+    game: Game,
+    token: str,
+    *,
+    status: int = 200,
+    seen: tuple[EngineGame, list[Turn]] | None = None,
+) -> HttpResponse:
+    """The page; ``seen``: the game's replay and turns as just read (else read again)."""
+    eg, turns = seen if seen is not None else (None, _turns(game))
+    context = game_context(game, turns, eg)
     eg = context["eg"]
     confirmed = selectors.confirmed_by(game, selectors.result_key(eg))
     for side in context["sides"]:
@@ -127,11 +140,12 @@ def _result_action(request: HttpRequest, game: Game) -> None:
 @never_cache
 def state(request: HttpRequest, pk: int, token: str) -> JsonResponse:
     try:
-        game, _eg = _game(pk, token)
+        game, eg, _turns_read = _game(pk, token)
     except Refused as exc:
         return _refused(request, exc, json=True)  # type: ignore[return-value]
-    services.clock_settle(game=game, user=None)
-    game.refresh_from_db()
+    if not services.clock_settle(game=game, user=None):
+        return JsonResponse(clock_state_data(game, eg))
+    game.refresh_from_db()  # a flag fell now
     return JsonResponse(clock_state_data(game))
 
 
@@ -139,7 +153,7 @@ def state(request: HttpRequest, pk: int, token: str) -> JsonResponse:
 def action(request: HttpRequest, pk: int, token: str) -> JsonResponse:
     """The clock's presses: start, pause, and a turn with the mover's clock."""
     try:
-        game, _eg = _game(pk, token)
+        game, _eg, _turns_read = _game(pk, token)
     except Refused as exc:
         return _refused(request, exc, json=True)  # type: ignore[return-value]
     name = request.POST.get("action")

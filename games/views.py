@@ -669,8 +669,9 @@ def clock_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/clock.html", context)
 
 
-def clock_state_data(game: Game) -> dict[str, Any]:
-    eg = selectors.replay(game)
+def clock_state_data(game: Game, eg: EngineGame | None = None) -> dict[str, Any]:
+    """The clock as the pages' scripts read it; ``eg``: the game's replay, if just made."""
+    eg = eg or selectors.replay(game)
     c = selectors.clock(game, eg)
     return {
         "version": game.version,
