@@ -178,75 +178,51 @@ def create_running_swiss(
     entrants are (the players of earlier events, for the club's rating). One transaction: the
     public pages and the club's rating are renewed once, after it, not after every round."""
     with transaction.atomic():
-        t = _running_swiss(
+        rng = random.Random(seed)
+        Tournament.objects.filter(slug=slug).delete()
+        today = timezone.localdate()
+        t = Tournament.objects.create(
+            name=name or f"Demo Swiss ({players} players)",
             slug=slug,
-            players=players,
-            rounds=rounds,
-            seed=seed,
-            name=name,
-            unfinished_last=unfinished_last,
-            total_rounds=total_rounds,
-            people=people,
+            venue="Toronto",
+            starts_on=today - timedelta(days=1),
+            ends_on=today + timedelta(days=1),
+            registration_open=False,
+            system=Tournament.System.SWISS,
+            rounds=total_rounds or max(rounds + 2, 7),
+            status=Tournament.Status.RUNNING,
         )
+        known = list(people or [])[:players]
+        Entrant.objects.bulk_create(
+            Entrant(
+                tournament=t,
+                name=known[i].name
+                if i < len(known)
+                else f"{rng.choice(FIRST)} {rng.choice(LAST)} {i + 1}",
+                person=known[i] if i < len(known) else None,
+                club=rng.choice(CLUBS),
+                rating=max(800, int(rng.gauss(1600, 250))),
+                checked_in=True,
+            )
+            for i in range(players)
+        )
+        # Every termination appears (the first results take one each), then a realistic mix.
+        # Every game has its whole sheet, played by the rules engine; the result follows from it.
+        forced = ["home", "blocked", "time", "cards", "resign", "agreement", "forfeit"]
+        for number in range(1, rounds + 1):
+            rnd = championship.round_pair_next(tournament=t)
+            championship.round_publish(round=rnd)
+            boards = list(rnd.boards.select_related("white", "black").exclude(black=None))
+            last = number == rounds and unfinished_last and rounds > 1
+            played = []
+            for i, b in enumerate(boards):
+                if last and i % 2:
+                    played.append((b, _game(b, rng, None, stop_at=rng.randint(4, 50))))
+                    continue
+                played.append((b, _game(b, rng, forced.pop(0) if forced else None)))
+            _store(t, played)
+            t.refresh_from_db()
     t.refresh_from_db()  # the renewal after the commit may have given it a new version
-    return t
-
-
-def _running_swiss(
-    *,
-    slug: str,
-    players: int,
-    rounds: int,
-    seed: int,
-    name: str | None,
-    unfinished_last: bool,
-    total_rounds: int | None,
-    people: list[Person] | None,
-) -> Tournament:
-    rng = random.Random(seed)
-    Tournament.objects.filter(slug=slug).delete()
-    today = timezone.localdate()
-    t = Tournament.objects.create(
-        name=name or f"Demo Swiss ({players} players)",
-        slug=slug,
-        venue="Toronto",
-        starts_on=today - timedelta(days=1),
-        ends_on=today + timedelta(days=1),
-        registration_open=False,
-        system=Tournament.System.SWISS,
-        rounds=total_rounds or max(rounds + 2, 7),
-        status=Tournament.Status.RUNNING,
-    )
-    known = list(people or [])[:players]
-    Entrant.objects.bulk_create(
-        Entrant(
-            tournament=t,
-            name=known[i].name
-            if i < len(known)
-            else f"{rng.choice(FIRST)} {rng.choice(LAST)} {i + 1}",
-            person=known[i] if i < len(known) else None,
-            club=rng.choice(CLUBS),
-            rating=max(800, int(rng.gauss(1600, 250))),
-            checked_in=True,
-        )
-        for i in range(players)
-    )
-    # Every termination appears (the first results take one each), then a realistic mix.
-    # Every game has its whole sheet, played by the rules engine; the result follows from it.
-    forced = ["home", "blocked", "time", "cards", "resign", "agreement", "forfeit"]
-    for number in range(1, rounds + 1):
-        rnd = championship.round_pair_next(tournament=t)
-        championship.round_publish(round=rnd)
-        boards = list(rnd.boards.select_related("white", "black").exclude(black=None))
-        last = number == rounds and unfinished_last and rounds > 1
-        played = []
-        for i, b in enumerate(boards):
-            if last and i % 2:
-                played.append((b, _game(b, rng, None, stop_at=rng.randint(4, 50))))
-                continue
-            played.append((b, _game(b, rng, forced.pop(0) if forced else None)))
-        _store(t, played)
-        t.refresh_from_db()
     return t
 
 
