@@ -175,6 +175,18 @@ def click_to(page: Any, selector: str) -> None:
         page.click(selector)
 
 
+def open_menu(page: Any) -> None:
+    """Open the phone's menu and wait until it has finished opening: a click on a link while
+    the menu still unfolds can land where the link is not yet (once, on a busy machine, the
+    language switch's click navigated nowhere)."""
+    page.click("nav .navbar-toggler")
+    page.wait_for_function(
+        "() => { const m = document.querySelector('#nav');"
+        " return m && m.classList.contains('show') && !m.classList.contains('collapsing'); }"
+    )
+    next_frame(page)
+
+
 def next_frame(page: Any) -> None:
     """Wait until the browser has drawn what the last change did (two animation frames)."""
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")

@@ -11,7 +11,7 @@ from django.utils import timezone
 from championship.models import Tournament
 from registrations import tokens
 from registrations.models import MasterClassSignup, Registration
-from tests.browser.conftest import click_to, csp_violations, wait_for
+from tests.browser.conftest import click_to, csp_violations, open_menu, wait_for
 from tests.conftest import make_session
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -131,7 +131,7 @@ def test_language_switcher_and_master_class_sign_up(live_server: Any, phone_page
     session = make_session(seats=5)
     page = phone_page
     page.goto(f"{live_server.url}/master-class/")
-    page.click("nav .navbar-toggler")
+    open_menu(page)
     click_to(page, ".lang-switch a[lang=ru]")
     assert "Мастер-класс для новичков" in page.content()
     page.click(f"a[href='/master-class/{session.pk}/signup/']")
