@@ -12,6 +12,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy, pgettext
 
+from common.converters import int_or_none
+
 from . import labels
 from .pairing import PairingError
 
@@ -188,8 +190,8 @@ def note(note: Mapping[str, Any], names: Mapping[int, str], round_number: int | 
             "full-point": _("full-point"),
             "zero-point": _("zero-point"),
         }.get(params["kind"], params["kind"])
-    if "rounds_ago" in params:
-        params["rounds_ago"] = _count(params["rounds_ago"])
+    if "rounds_ago" in params:  # an int for the plural's form (a stored note may hold text)
+        params["rounds_ago"] = int_or_none(str(params["rounds_ago"]))
     try:
         return template % params  # (not str(template): a plural's form follows the count)
     except (KeyError, TypeError, ValueError):
@@ -228,12 +230,3 @@ def plain(params: Mapping[str, Any]) -> dict[str, Any]:
         str(k): v if isinstance(v, int | float | str) or v is None else str(v)
         for k, v in params.items()
     }
-
-
-def _count(value: object) -> int | object:
-    """A count from a stored note as an int, for the plural's form (left as it is when it is
-    not one: the sentence then falls back to the engine's own)."""
-    try:
-        return int(str(value))
-    except ValueError:
-        return value

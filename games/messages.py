@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from championship.models import TERMINATIONS
+from common.converters import int_or_none
 
 from .engine import EngineError
 from .models import SIDES
@@ -160,11 +161,10 @@ def detail(exc: EngineError) -> str:
     template = MESSAGES.get(exc.code)
     if template is None:
         return exc.detail
-    for key in ("count", "plies"):
+    for key in ("count", "plies"):  # ints, for the plural's form
         if key in params:
-            try:
-                params[key] = int(str(params[key]))
-            except ValueError:
+            params[key] = int_or_none(str(params[key]))
+            if params[key] is None:
                 return exc.detail
     try:
         return template % params  # (not str(template): a plural's form follows the count)
