@@ -66,3 +66,19 @@ def test_browser_tests_wait_on_conditions_not_on_the_clock() -> None:
         ):
             found += [f"{name}: {m.group(0)}" for m in re.finditer(pattern, text)]
     assert found == [], "wait for a condition (tests/browser/conftest.py), not a time"
+
+
+def test_no_test_writes_outside_its_own_folders() -> None:
+    """A test writes a file for a person to look at through ``screenshot`` or ``keep``
+    (tests/browser/conftest.py: only with SCREENSHOTS set, the folder made there) and any
+    other file under pytest's ``tmp_path``: one test wrote into a /tmp folder that another
+    test made, and failed on a fresh machine whenever it ran first on its worker."""
+    found = []
+    for name, text in _sources(TESTS).items():
+        if name in ("browser/conftest.py", "test_suite_rules.py"):
+            continue
+        for m in re.finditer(r"(\w+(?:\s*/\s*[^)\n]+?)?)\)?\.(?:write_bytes|write_text|mkdir)\(", text):
+            if not re.match(r"\(?(tmp_path|path|bad|old)\b", m.group(1)):
+                found.append(f"{name}: {m.group(0)}")
+        found += [f"{name}: {m.group(0)}" for m in re.finditer(r"\bopen\([^)]*['\"][wa]b?['\"]", text)]
+    assert found == [], "write through screenshot()/keep() or under tmp_path"

@@ -78,6 +78,17 @@ def screenshot(target: Any, path: str, **options: Any) -> None:
         target.screenshot(path=path, **options)
 
 
+def keep(path: str, data: bytes) -> None:
+    """Write ``data`` (a printed PDF) to ``path`` for a person to look at, when SCREENSHOTS is
+    set, making its folder: a test writing straight into a folder another test makes passes
+    only when that test happened to run first on the same worker (one did not, on a fresh
+    machine)."""
+    if SCREENSHOTS:
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        with open(path, "wb") as out:
+            out.write(data)
+
+
 def watched_page(browser: Any, **context_options: Any) -> tuple[Any, Any]:
     """(context, page) recording console errors and every CSP violation the pages report."""
     context = browser.new_context(**context_options)

@@ -46,7 +46,6 @@ def field(n: int = 40) -> Tournament:
 
 
 def shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(exist_ok=True)
     screenshot(page, str(SHOTS / f"{name}.png"), full_page=False)
 
 

@@ -68,7 +68,6 @@ def world() -> dict[str, Any]:
 def test_a_finished_tournaments_pages_offer_nothing_that_fails(
     live_server: Any, browser: Any, world: dict[str, Any]
 ) -> None:
-    SCREENS.mkdir(exist_ok=True)
     game = world["game"]
     for lang in ("en", "ru"):
         for width, height in SIZES:
@@ -110,7 +109,6 @@ def test_a_finished_tournaments_pages_offer_nothing_that_fails(
 def test_other_digits_typed_on_the_sheet_are_refused_and_kept(
     live_server: Any, browser: Any, world: dict[str, Any]
 ) -> None:
-    SCREENS.mkdir(exist_ok=True)
     game = world["open"]
     turns = game.turns.count()
     for lang in ("en", "ru"):

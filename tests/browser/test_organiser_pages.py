@@ -25,7 +25,6 @@ def fits(page: Any) -> None:
 
 
 def shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(exist_ok=True)
     screenshot(page, str(SHOTS / f"{name}.png"), full_page=True)
 
 

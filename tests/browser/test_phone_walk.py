@@ -55,7 +55,6 @@ def test_no_page_is_wider_than_a_phone(live_server: Any, browser: Any, language:
         browser, viewport={"width": WIDTH, "height": HEIGHT}, is_mobile=True, has_touch=True
     )
     context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
-    SHOTS.mkdir(exist_ok=True)
     try:
         page.goto(f"{live_server.url}/accounts/login/")
         page.fill("#id_username", "root")

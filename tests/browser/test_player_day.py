@@ -55,7 +55,6 @@ def test_a_player_checks_in_from_the_phone_and_the_board_appears_without_a_reloa
     live_server: Any, browser: Any, settings: Any
 ) -> None:
     settings.LIVE_POLL_SECONDS = 1
-    SCREENS.mkdir(exist_ok=True)
     t = today_tournament()
     field(t, 3)  # three players the organisers checked in at the desk
     olga = register(t, "Olga Smirnova", language="en")
@@ -104,7 +103,6 @@ def test_a_player_checks_in_from_the_phone_and_the_board_appears_without_a_reloa
 def test_the_day_s_pages_fit_every_screen_in_both_languages(
     live_server: Any, browser: Any, language: str
 ) -> None:
-    SCREENS.mkdir(exist_ok=True)
     t = today_tournament()
     regs = field(t, 5, walk_ins=1)
     waiting = register(t, "Александра Константиновна Преображенская-Рождественская")

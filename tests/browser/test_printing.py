@@ -22,7 +22,7 @@ from championship.models import Entrant, Tournament
 from games import services as game_services
 from games.demo import create_running_swiss
 from registrations.models import MasterClassSignup, Registration
-from tests.browser.conftest import close, watched_page
+from tests.browser.conftest import close, keep, watched_page
 from tests.conftest import make_session
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -85,9 +85,8 @@ def login(browser: Any, live_server: Any, language: str, width: int = 1280) -> t
 
 def pdf_pages(page: Any, name: str) -> list[str]:
     """The text of each page of the current page printed on A4."""
-    OUT.mkdir(exist_ok=True)
     data = page.pdf(format="A4")
-    (OUT / f"{name}.pdf").write_bytes(data)
+    keep(str(OUT / f"{name}.pdf"), data)
     return [p.extract_text() or "" for p in PdfReader(io.BytesIO(data)).pages]
 
 

@@ -18,7 +18,14 @@ from championship import services
 from championship.models import Entrant, GameResult, Tournament
 from games.demo import create_running_swiss
 from games.models import Game
-from tests.browser.conftest import close, csp_violations, next_frame, screenshot, watched_page
+from tests.browser.conftest import (
+    close,
+    csp_violations,
+    keep,
+    next_frame,
+    screenshot,
+    watched_page,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -72,7 +79,6 @@ def test_public_pages_fit_the_screen(
 ) -> None:
     urls = populate()
     context, page = page_for(browser, live_server, width, height, language)
-    SCREENS.mkdir(exist_ok=True)
     try:
         for name, url in urls.items():
             page.goto(live_server.url + url)
@@ -191,7 +197,7 @@ def test_final_standings_print_on_one_a4_page_per_40_players(
         page.goto(live_server.url + "/t/final/standings/")
         assert "Итоговая таблица" in page.inner_text("main")
         pdf = page.pdf(format="A4", print_background=False)
-        (SCREENS / "final-standings.pdf").write_bytes(pdf)
+        keep(str(SCREENS / "final-standings.pdf"), pdf)
         pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
         assert pages == 1, pages
     finally:
@@ -203,7 +209,7 @@ def test_final_standings_print_on_one_a4_page_per_40_players(
     try:
         page.goto(live_server.url + "/t/final80/standings/")
         pdf = page.pdf(format="A4", print_background=False)
-        (SCREENS / "final-standings-80.pdf").write_bytes(pdf)
+        keep(str(SCREENS / "final-standings-80.pdf"), pdf)
         assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == 2
     finally:
         close(context)

@@ -90,7 +90,6 @@ def test_the_list_and_a_persons_page(
         browser, viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone
     )
     context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
-    SCREENS.mkdir(exist_ok=True)
     try:
         page.goto(live_server.url + "/ratings/")
         screenshot(page, str(SCREENS / f"list-{language}-{width}.png"), full_page=True)

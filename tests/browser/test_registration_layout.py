@@ -101,7 +101,6 @@ def test_registration_pages_fit_the_screen(
         has_touch=phone,
     )
     context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
-    SCREENS.mkdir(exist_ok=True)
     try:
         for name, url in urls.items():
             if name == "organiser-list":

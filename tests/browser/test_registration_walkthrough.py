@@ -63,7 +63,6 @@ def test_a_waiting_newcomer_takes_the_offer_and_confirms(
         experience="club", language="en", status=Registration.Status.ENTERED,
         consent_at=timezone.now(),
     )  # fmt: skip
-    SCREENS.mkdir(exist_ok=True)
     context, page = watched_page(
         browser, viewport={"width": width, "height": 844 if width < 500 else 800},
         locale="ru-RU" if language == "ru" else "en-CA",

@@ -83,7 +83,6 @@ def test_round_page_and_pairing_controls_fit_the_screen(
         has_touch=phone,
     )
     context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
-    SCREENS.mkdir(exist_ok=True)
     try:
         page.goto(f"{live_server.url}/accounts/login/?next={urls['dashboard']}")
         page.fill("#id_username", "org")
