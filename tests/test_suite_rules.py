@@ -77,8 +77,12 @@ def test_no_test_writes_outside_its_own_folders() -> None:
     for name, text in _sources(TESTS).items():
         if name in ("browser/conftest.py", "test_suite_rules.py"):
             continue
-        for m in re.finditer(r"(\w+(?:\s*/\s*[^)\n]+?)?)\)?\.(?:write_bytes|write_text|mkdir)\(", text):
+        for m in re.finditer(
+            r"(\w+(?:\s*/\s*[^)\n]+?)?)\)?\.(?:write_bytes|write_text|mkdir)\(", text
+        ):
             if not re.match(r"\(?(tmp_path|path|bad|old)\b", m.group(1)):
                 found.append(f"{name}: {m.group(0)}")
-        found += [f"{name}: {m.group(0)}" for m in re.finditer(r"\bopen\([^)]*['\"][wa]b?['\"]", text)]
+        found += [
+            f"{name}: {m.group(0)}" for m in re.finditer(r"\bopen\([^)]*['\"][wa]b?['\"]", text)
+        ]
     assert found == [], "write through screenshot()/keep() or under tmp_path"
