@@ -29,6 +29,12 @@ demo: migrate
 run: demo
 	SITE_URL=http://127.0.0.1:$(PORT) $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
+# The test processes (pytest's and each worker's) keep the project's compiled modules
+# (__pycache__, ignored by git) where the environment says not to write them: with
+# PYTHONDONTWRITEBYTECODE set, each process compiled and assertion-rewrote every test module
+# again, about 5 s of CPU a process (docs/testing.md).
+unexport PYTHONDONTWRITEBYTECODE
+
 # Tests run in parallel, one worker per CPU (pytest-xdist: each worker has its own database
 # and live server); WORKERS=1 for one process. HYPOTHESIS_PROFILE (tests/hypothesis_profiles.py)
 # sets how many examples the property tests try: default here, ci in .ci/run.
