@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import date, datetime, time
 from zoneinfo import ZoneInfo
 
+from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
@@ -55,6 +56,7 @@ def register(t: Tournament, name: str, *, language: str = "en", **extra: object)
     return Registration.objects.create(tournament=t, **fields)
 
 
+@transaction.atomic  # one transaction: the pages renewed once, not after every row
 def field(t: Tournament, n: int, *, walk_ins: int = 0) -> list[Registration]:
     """``n`` registered players checked in (entrants made by the one check-in service),
     half of them Russian-speaking, and ``walk_ins`` entrants without a registration."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.forms import CheckboxInput
 
 from championship import services
@@ -10,6 +11,7 @@ from championship.models import Entrant, Round, Tournament
 from tests.championship.results import enter
 
 
+@transaction.atomic  # one transaction: the pages renewed once, not after every entrant
 def make(slug: str = "o", n: int = 6, rounds: int = 5, **extra: object) -> Tournament:
     t = Tournament.objects.create(
         name="Open", slug=slug, starts_on="2027-03-14", ends_on="2027-03-15", rounds=rounds, **extra

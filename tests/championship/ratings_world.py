@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 
+from django.db import transaction
 from django.utils import timezone
 
 from championship.models import Board, Entrant, GameResult, Round, Tournament
@@ -14,6 +15,7 @@ def person(name: str) -> Person:
     return Person.objects.create(name=name)
 
 
+@transaction.atomic  # one transaction: the pages and the rating renewed once, not per row
 def event(slug: str, day: date, people: list[Person]) -> Tournament:
     t = Tournament.objects.create(
         name=slug, slug=slug, starts_on=day, ends_on=day + timedelta(days=3), status="running"

@@ -9,7 +9,7 @@ from datetime import date, timedelta
 
 import pytest
 from django.contrib.auth.models import Group, User
-from django.db import connection
+from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -38,30 +38,33 @@ def organiser() -> Client:
 def series(n_events: int, players: int = 6, prefix: str = "e") -> list[Person]:
     """``n_events`` events a month apart, each a round robin's first rounds among the same
     players, with contacts on registrations."""
-    people = [Person.objects.create(name=f"Игрок {i}") for i in range(players)]
-    rng = random.Random(n_events)
-    for k in range(n_events):
-        day = date(2025, 1, 5) + timedelta(days=31 * k)
-        t = event(f"{prefix}{k}", day, people)
-        for p in people:
-            r = Registration.objects.create(
-                tournament=t,
-                name=p.name,
-                email=f"{p.pk}@secret.example",
-                phone="+14165550199",
-                experience="club",
-                language="ru",
-                consent_at=timezone.now(),
-                person=p,
-            )
-            Entrant.objects.filter(tournament=t, person=p).update(registration=r)
-        for rnd in (1, 2):
-            order = people[:]
-            rng.shuffle(order)
-            for w, b in zip(order[::2], order[1::2], strict=True):
-                result = rng.choice(["1-0", "0-1", "1/2-1/2"])
-                ending = "agreement" if result == "1/2-1/2" else "home"
-                game(t, rnd, w, b, result, ending, day=day + timedelta(days=rnd))
+    # One transaction, as a service writes a tournament: written row by row in autocommit, the
+    # world renewed every page and recomputed the club's rating after every game.
+    with transaction.atomic():
+        people = [Person.objects.create(name=f"Игрок {i}") for i in range(players)]
+        rng = random.Random(n_events)
+        for k in range(n_events):
+            day = date(2025, 1, 5) + timedelta(days=31 * k)
+            t = event(f"{prefix}{k}", day, people)
+            for p in people:
+                r = Registration.objects.create(
+                    tournament=t,
+                    name=p.name,
+                    email=f"{p.pk}@secret.example",
+                    phone="+14165550199",
+                    experience="club",
+                    language="ru",
+                    consent_at=timezone.now(),
+                    person=p,
+                )
+                Entrant.objects.filter(tournament=t, person=p).update(registration=r)
+            for rnd in (1, 2):
+                order = people[:]
+                rng.shuffle(order)
+                for w, b in zip(order[::2], order[1::2], strict=True):
+                    result = rng.choice(["1-0", "0-1", "1/2-1/2"])
+                    ending = "agreement" if result == "1/2-1/2" else "home"
+                    game(t, rnd, w, b, result, ending, day=day + timedelta(days=rnd))
     services.ratings_recompute()
     return people
 

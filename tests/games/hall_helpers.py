@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.utils import timezone
 
 from championship.models import Board, Entrant, Round, Tournament
@@ -12,20 +13,21 @@ from games.models import Game
 
 def published_round(*, players: int = 4, games_per_pairing: int = 1) -> Round:
     today = timezone.localdate()
-    t = Tournament.objects.create(
-        name="Hall Open",
-        slug="hall-open",
-        starts_on=today,
-        ends_on=today,
-        registration_open=False,
-        games_per_pairing=games_per_pairing,
-        phase1_minutes=30,
-        phase2_minutes=15,
-    )
-    for i in range(players):
-        Entrant.objects.create(
-            tournament=t, name=f"Player {i + 1}", rating=1500 + i, checked_in=True
+    with transaction.atomic():  # one transaction: the pages renewed once, not per entrant
+        t = Tournament.objects.create(
+            name="Hall Open",
+            slug="hall-open",
+            starts_on=today,
+            ends_on=today,
+            registration_open=False,
+            games_per_pairing=games_per_pairing,
+            phase1_minutes=30,
+            phase2_minutes=15,
         )
+        for i in range(players):
+            Entrant.objects.create(
+                tournament=t, name=f"Player {i + 1}", rating=1500 + i, checked_in=True
+            )
     rnd = round_pair_next(tournament=t)
     round_publish(round=rnd)
     rnd.refresh_from_db()
