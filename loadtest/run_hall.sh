@@ -33,7 +33,13 @@ export DJANGO_ALLOWED_HOSTS=127.0.0.1 DJANGO_SECURE_SSL_REDIRECT=0 DJANGO_SECURE
 export GUNICORN_BIND="127.0.0.1:$PORT" GUNICORN_WORKERS=${GUNICORN_WORKERS:-4} GUNICORN_THREADS=${GUNICORN_THREADS:-4}
 export LOAD_SCENARIO=hall LOAD_HALL_SLUG=hall LOAD_HALL_ROUND=5 LOAD_SPECTATORS="$SPECTATORS"
 
-"$BIN/python" -c "import locust" 2>/dev/null || "$BIN/python" -m pip install --quiet "locust>=2.20,<3"
+# The load generator: Node.js (loadtest/hall_load.mjs, no package needed) where node is
+# installed, else Locust (loadtest/locustfile.py, the same users): LOAD_GENERATOR=locust to
+# choose Locust. Locust's 1,030 users took a large share of the two cores the server needs.
+GENERATOR=${LOAD_GENERATOR:-$(command -v node >/dev/null 2>&1 && echo node || echo locust)}
+if [ "$GENERATOR" = locust ]; then
+  "$BIN/python" -c "import locust" 2>/dev/null || "$BIN/python" -m pip install --quiet "locust>=2.20,<3"
+fi
 PSQL=(psql -h 127.0.0.1 -U postgres -d postgres -q)
 if [ "${LOAD_REUSE_DB:-0}" != 1 ]; then
   "${PSQL[@]}" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB"
@@ -63,16 +69,29 @@ trap 'kill $WEB $WORKER 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/healthz" > /dev/null && break; sleep 0.2; done
 
 run() {  # name seconds
+  if [ "$GENERATOR" = node ]; then
+    node loadtest/hall_load.mjs --host "http://127.0.0.1:$PORT" --seconds "${2%s}" \
+      --spectators "$SPECTATORS" --tablets "$TABLETS" --slug hall --round 5 \
+      --password "$LOAD_PASSWORD" --out "loadtest/results/$1" > "loadtest/results/$1.log" 2>&1 || true
+    cat "loadtest/results/$1.log"
+    return
+  fi
   "$BIN/locust" -f loadtest/locustfile.py --headless -u $((SPECTATORS + TABLETS)) -r 100 -t "$2" \
     --host "http://127.0.0.1:$PORT" --csv "loadtest/results/$1" --only-summary \
     Tablet MultiboardWatcher GameWatcher StandingsWatcher > "loadtest/results/$1.log" 2>&1 || true
   grep -iE "cpu|warning" "loadtest/results/$1.log" | head -5 || true
   tail -30 "loadtest/results/$1.log"
 }
+cpu() {  # CPU seconds so far of the server's processes, by kind (gunicorn, postgres, redis, celery)
+  ps -eo times=,comm= | awk '{k=$2; sub(/:.*/, "", k); if (k ~ /^(gunicorn|postgres|redis-server|celery|node)$/) t[k]+=$1} END {for (k in t) printf "%s %d s  ", k, t[k]; print ""}'
+}
+echo "== CPU so far: $(cpu)"
 echo "== load: $(uptime)"
 echo "== hall from cold: $SPECTATORS spectators + $TABLETS tablets, ${SECONDS_COLD} s"; run hall-cold "${SECONDS_COLD}s"
 echo "== load: $(uptime)"
+echo "== CPU so far: $(cpu)"
 echo "== hall, steady: $SPECTATORS spectators + $TABLETS tablets, ${SECONDS_STEADY} s"; run hall "${SECONDS_STEADY}s"
+echo "== CPU so far: $(cpu)"
 echo "== load: $(uptime)"
 echo "== CPU per request (in-process, the same database and cache; after the load)"
 "$BIN/python" loadtest/hall_cost.py 300 2>&1 | tee loadtest/results/hall-cost.txt
