@@ -17,6 +17,7 @@ from championship.models import TERMINATIONS
 from common.text import SingleLineCharField
 
 from .engine.game import ORGANISER_TERMINATIONS as ORGANISER_CODES
+from .engine.game import Game as EngineGame
 
 #: The terminations an organiser enters (RULES.md §7), labelled as on the results page.
 ORGANISER_TERMINATIONS = [(code, label) for code, label in TERMINATIONS if code in ORGANISER_CODES]
@@ -97,6 +98,11 @@ class Turn(models.Model):
     #: Entered at the board's tablet (a signed link, no account): ``entered_by`` is empty.
     from_tablet = models.BooleanField(_("entered on the board's tablet"), default=False)
     entered_at = models.DateTimeField(auto_now_add=True)
+
+    #: The game's replay just after this turn, when the service that recorded it made one (not
+    #: stored): the tablet's answer reads the clock from it instead of replaying the sheet a
+    #: third time (``services.turn_add``, ``tablet_views.action``).
+    replay_after: EngineGame | None = None
 
     class Meta:
         ordering = ["game", "ply"]

@@ -300,6 +300,7 @@ def _record_turn(
         ) from None
     _touch(game, **fields)
     _sheet_changed(game, eg, user, overrule=overrule)
+    turn.replay_after = eg
     return turn
 
 

@@ -157,13 +157,14 @@ def action(request: HttpRequest, pk: int, token: str) -> JsonResponse:
     except Refused as exc:
         return _refused(request, exc, json=True)  # type: ignore[return-value]
     name = request.POST.get("action")
+    turn: Turn | None = None
     try:
         if name == "start":
             services.clock_start(game=game, user=None)
         elif name == "pause":
             services.clock_pause(game=game, user=None)
         elif name == "turn":
-            services.turn_add(
+            turn = services.turn_add(
                 game=game,
                 text=request.POST.get("text", ""),
                 user=None,
@@ -178,4 +179,7 @@ def action(request: HttpRequest, pk: int, token: str) -> JsonResponse:
         game.refresh_from_db()
         return JsonResponse({"error": str(exc), **clock_state_data(game)}, status=error_status(exc))
     game.refresh_from_db()
-    return JsonResponse(clock_state_data(game))
+    # After a turn, the replay the service just made under the game's lock (the sheet with
+    # this turn): the answer needs no third replay of the sheet.
+    after = turn.replay_after if turn is not None else None
+    return JsonResponse(clock_state_data(game, after))

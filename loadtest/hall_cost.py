@@ -143,17 +143,23 @@ def main() -> None:
     cost("tablet's page", lambda: board.client.get(board.path), 50, warm=5)
 
     times = []
-    for i in range(60):
+    for i in range(600):
+        if len(times) == 60:
+            break
         b = boards[i % len(boards)]
         plays, ply = b.page()
-        text = plays[sorted(plays)[0]][0]["text"]
+        # A card with a play (the game may be over after the load, or a card blocked).
+        texts = [options[0]["text"] for _, options in sorted(plays.items()) if options]
+        if not texts:
+            continue
+        text = texts[0]
         started = time.process_time()
         response = b.client.post(
             f"{b.path}action/", {"action": "turn", "text": text, "ply": str(ply)}
         )
         times.append(time.process_time() - started)
         assert response.status_code == 200
-    print(f"tablet's turn: {statistics.median(times) * 1000:.2f} ms CPU (median of 60)")
+    print(f"tablet's turn: {statistics.median(times) * 1000:.2f} ms CPU (median of {len(times)})")
 
 
 if __name__ == "__main__":

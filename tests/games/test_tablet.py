@@ -44,6 +44,34 @@ def test_the_link_opens_the_clock_without_an_account_and_plays() -> None:
     assert GameResult.objects.get(board=game.board, number=1).sheet_plies == 1
 
 
+def test_a_turn_is_answered_from_the_replay_made_under_the_lock(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The turn's answer is the clock a fresh look gives (state.json), read from the replay
+    the service made under the game's lock: two replays of the sheet a turn (the link's check,
+    the locked one that validates the turn), not a third for the answer."""
+    from games import selectors
+
+    rnd = published_round()
+    game = games_of(rnd)[0]
+    client = Client()
+    assert _action(client, game, action="start")[0] == 200
+    real = selectors.replay
+    calls: list[int] = []
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(selectors, "replay", counted)
+    status, answered = _action(client, game, action="turn", text=OPENING, ply="0")
+    assert status == 200, answered
+    assert len(calls) == 2
+    fresh = client.get(f"{tablet_url(game)}state.json").json()
+    for key in ("version", "ply", "to_move", "running", "result"):
+        assert answered[key] == fresh[key], key
+    assert answered["white_ms"] == fresh["white_ms"]  # White's clock stopped at the turn
+    assert answered["ply"] == 1 and answered["to_move"] == "black"
+
+
 def test_the_token_of_one_game_does_not_open_another() -> None:
     rnd = published_round()
     first, second = games_of(rnd)
