@@ -6,7 +6,7 @@
 // work for a small fraction of a core; the script reports its own CPU at the end.
 //
 //   node loadtest/hall_load.mjs --host http://127.0.0.1:8812 --seconds 90 --spectators 1000 \
-//     --slug hall --round 5 --password ... [--out loadtest/results/hall]
+//     --slug hall --round 5 --password ... [--hall-host http://127.0.0.1:8813] [--out loadtest/results/hall]
 //
 // The users (what the pages' scripts do):
 // - 30 tablets: a legal turn every 3-9 s (the turns the tablet's page offers; ten times a real
@@ -30,6 +30,9 @@ const args = Object.fromEntries(
   }, []),
 );
 const HOST = new URL(args.host || "http://127.0.0.1:8812");
+// A pool of the players' own (run_hall.sh with LOAD_HALL_POOL=1; docs/performance.md): the
+// tablets' requests go to --hall-host; to --host if not given.
+const HALL = new URL(args["hall-host"] || HOST);
 const SECONDS = Number(args.seconds || 60);
 const SPECTATORS = Number(args.spectators || 1000);
 const TABLETS = Number(args.tablets || 30);
@@ -62,13 +65,13 @@ function record(name, ms, error, code) {
 }
 
 // --- HTTP -----------------------------------------------------------------------------------
-function request(method, path, { headers = {}, body = null, agent = keep, name = path } = {}) {
+function request(method, path, { headers = {}, body = null, agent = keep, name = path, base = HOST } = {}) {
   return new Promise((resolve) => {
     const started = performance.now();
     const options = {
       method,
-      host: HOST.hostname,
-      port: HOST.port,
+      host: base.hostname,
+      port: base.port,
       path,
       agent,
       headers: { "Accept-Encoding": "gzip", "User-Agent": "hall-load", ...headers },
@@ -96,11 +99,11 @@ function request(method, path, { headers = {}, body = null, agent = keep, name =
 
 // A GET sent on a kept connection the server closed meanwhile is sent again once (a browser
 // does); counted as a retry, not an error.
-async function get(path, name, headers = {}, agent = keep) {
-  let response = await request("GET", path, { headers, agent, name });
+async function get(path, name, headers = {}, agent = keep, base = HOST) {
+  let response = await request("GET", path, { headers, agent, name, base });
   if (response.status === 0 && ["ECONNRESET", "EPIPE"].includes(response.error?.code)) {
     if (measuring) stat(name).retries += 1;
-    response = await request("GET", path, { headers, agent, name });
+    response = await request("GET", path, { headers, agent, name, base });
   }
   const failed = response.status === 0 || response.status >= 400;
   record(name, response.ms, failed, response.status || response.error?.code);
@@ -126,18 +129,20 @@ const cookieHeader = (jar) =>
 
 async function tabletLinks() {
   const jar = {};
-  const login = await request("GET", "/accounts/login/", { agent: fresh });
+  const login = await request("GET", "/accounts/login/", { agent: fresh, base: HALL });
   cookiesOf(login, jar);
   const token = /name="csrfmiddlewaretoken" value="([^"]+)"/.exec(login.text)?.[1] || "";
   const body = new URLSearchParams({ username: ORGANISER, password: PASSWORD, csrfmiddlewaretoken: token });
   const posted = await request("POST", "/accounts/login/", {
     agent: fresh,
+    base: HALL,
     body: body.toString(),
-    headers: { Cookie: cookieHeader(jar), Referer: `${HOST.origin}/accounts/login/` },
+    headers: { Cookie: cookieHeader(jar), Referer: `${HALL.origin}/accounts/login/` },
   });
   cookiesOf(posted, jar);
   const sheet = await request("GET", `/t/${SLUG}/round/${ROUND}/tablets/`, {
     agent: fresh,
+    base: HALL,
     headers: { Cookie: cookieHeader(jar) },
   });
   const links = [...new Set([...sheet.text.matchAll(/href="https?:\/\/[^/"]+(\/tablet\/\d+\/[^"]+\/)"/g)].map((m) => m[1]))];
@@ -162,7 +167,7 @@ async function tablet(path) {
     await sleep(between(3, 9));
     if (!running) break;
     if (state.over || !Object.keys(state.plays).length) {
-      await get(`${path}state.json`, "/tablet/[id]/state.json", {}, fresh);
+      await get(`${path}state.json`, "/tablet/[id]/state.json", {}, fresh, HALL);
       continue;
     }
     const cards = Object.keys(state.plays).sort();
@@ -173,9 +178,10 @@ async function tablet(path) {
     const name = "/tablet/[id]/action/ (turn)";
     const response = await request("POST", `${path}action/`, {
       agent: fresh,
+      base: HALL,
       name,
       body: body.toString(),
-      headers: { Cookie: cookieHeader(jar), Referer: `${HOST.origin}${path}` },
+      headers: { Cookie: cookieHeader(jar), Referer: `${HALL.origin}${path}` },
     });
     if (response.status === 200) {
       TURNS.set(`${game}:${state.ply + 1}`, performance.now());
@@ -190,7 +196,7 @@ async function tablet(path) {
 }
 
 async function loadTablet(path, jar) {
-  const page = await get(path, "/tablet/[id]/ (page)", { Cookie: cookieHeader(jar) }, fresh);
+  const page = await get(path, "/tablet/[id]/ (page)", { Cookie: cookieHeader(jar) }, fresh, HALL);
   if (page.headers) cookiesOf(page, jar);
   const html = page.text || "";
   const found = /<script id="legal-plays" type="application\/json">([\s\S]*?)<\/script>/.exec(html);

@@ -11,6 +11,11 @@
 # Its own database and Redis db, so that it disturbs nobody: LOAD_DB (nardy_load_hall),
 # LOAD_REDIS_DB (10); LOAD_VENV: the virtualenv (.venv); LOAD_SPECTATORS (1000);
 # LOAD_REUSE_DB=1 starts from the database as first seeded; GUNICORN_WORKERS / _THREADS.
+#
+# LOAD_HALL_POOL=1 tries a pool of the players' own (docs/performance.md, "The hall": measured,
+# not deployed): the tablets' requests go to a second gunicorn (port LOAD_PORT + 1;
+# HALL_WORKERS x HALL_THREADS, 2 x 4) at a higher priority than the spectators' (nice -5; not
+# root: the spectators' pool at nice 5 instead). The default, 0, is the deployment: one pool.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PORT=${LOAD_PORT:-8812}
@@ -61,16 +66,36 @@ export LOAD_PASSWORD
 "$BIN/python" manage.py collectstatic --noinput -v 0
 redis-cli -n "$REDIS_DB" flushdb > /dev/null
 
-"$BIN/gunicorn" championship.wsgi:application -c deploy/gunicorn.conf.py --access-logfile /dev/null > loadtest/results/hall-gunicorn.log 2>&1 &
+HALL_POOL=${LOAD_HALL_POOL:-0}
+[ "$GENERATOR" = node ] || HALL_POOL=0  # the Locust scenario sends everything to one host
+HALL_PORT=$((PORT + 1))
+SPECTATORS_NICE=0 HALL_NICE=0
+if [ "$HALL_POOL" = 1 ]; then
+  if [ "$(id -u)" = 0 ]; then HALL_NICE=-5; else SPECTATORS_NICE=5; fi
+fi
+nice -n "$SPECTATORS_NICE" "$BIN/gunicorn" championship.wsgi:application -c deploy/gunicorn.conf.py --access-logfile /dev/null > loadtest/results/hall-gunicorn.log 2>&1 &
 WEB=$!
+HALL=$WEB
+if [ "$HALL_POOL" = 1 ]; then
+  GUNICORN_BIND="127.0.0.1:$HALL_PORT" GUNICORN_WORKERS=${HALL_WORKERS:-2} GUNICORN_THREADS=${HALL_THREADS:-4} \
+    nice -n "$HALL_NICE" "$BIN/gunicorn" championship.wsgi:application -c deploy/gunicorn.conf.py \
+    --access-logfile /dev/null > loadtest/results/hall-gunicorn-players.log 2>&1 &
+  HALL=$!
+fi
 nice -n 10 "$BIN/celery" -A championship worker --loglevel=WARNING --concurrency=1 > loadtest/results/hall-worker.log 2>&1 &
 WORKER=$!
-trap 'kill $WEB $WORKER 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
+trap 'kill $WEB $HALL $WORKER 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/healthz" > /dev/null && break; sleep 0.2; done
+HALL_HOST="http://127.0.0.1:$PORT"
+if [ "$HALL_POOL" = 1 ]; then
+  for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$HALL_PORT/healthz" > /dev/null && break; sleep 0.2; done
+  HALL_HOST="http://127.0.0.1:$HALL_PORT"
+  echo "== the players' pool on $HALL_HOST (nice $HALL_NICE), the spectators' (nice $SPECTATORS_NICE)"
+fi
 
 run() {  # name seconds
   if [ "$GENERATOR" = node ]; then
-    node loadtest/hall_load.mjs --host "http://127.0.0.1:$PORT" --seconds "${2%s}" \
+    node loadtest/hall_load.mjs --host "http://127.0.0.1:$PORT" --hall-host "$HALL_HOST" --seconds "${2%s}" \
       --spectators "$SPECTATORS" --tablets "$TABLETS" --slug hall --round 5 \
       --password "$LOAD_PASSWORD" --out "loadtest/results/$1" > "loadtest/results/$1.log" 2>&1 || true
     cat "loadtest/results/$1.log"
