@@ -23,10 +23,9 @@ from .views import (
     _games,
     _turns,
     click_plays,
+    clock_press,
     clock_state_data,
-    error_status,
     game_context,
-    posted_ply,
 )
 
 
@@ -156,30 +155,4 @@ def action(request: HttpRequest, pk: int, token: str) -> JsonResponse:
         game, _eg, _turns_read = _game(pk, token)
     except Refused as exc:
         return _refused(request, exc, json=True)  # type: ignore[return-value]
-    name = request.POST.get("action")
-    turn: Turn | None = None
-    try:
-        if name == "start":
-            services.clock_start(game=game, user=None)
-        elif name == "pause":
-            services.clock_pause(game=game, user=None)
-        elif name == "turn":
-            turn = services.turn_add(
-                game=game,
-                text=request.POST.get("text", ""),
-                user=None,
-                expected_ply=posted_ply(request),
-                from_clock=True,
-                overrule=True,
-                tablet=True,
-            )
-        else:
-            raise services.GameError(_("Unknown action."))
-    except services.GameError as exc:
-        game.refresh_from_db()
-        return JsonResponse({"error": str(exc), **clock_state_data(game)}, status=error_status(exc))
-    game.refresh_from_db()
-    # After a turn, the replay the service just made under the game's lock (the sheet with
-    # this turn): the answer needs no third replay of the sheet.
-    after = turn.replay_after if turn is not None else None
-    return JsonResponse(clock_state_data(game, after))
+    return clock_press(request, game, user=None, tablet=True)

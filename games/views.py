@@ -23,6 +23,7 @@ from common.cache import anonymous, computed, page_for
 from common.converters import NumberError, parse_int
 from common.permissions import organiser_required
 from common.responses import text_download, version_json
+from common.types import Actor
 
 from . import analysis, board_svg, delay, multiboard, records, reports, selectors, services
 from .clock import Clock, StoredClock, clock_at, clock_text
@@ -699,20 +700,30 @@ def clock_state(request: HttpRequest, pk: int) -> JsonResponse:
 @organiser
 def clock_action(request: HttpRequest, pk: int) -> JsonResponse:
     game = get_object_or_404(_games(), pk=pk)
+    return clock_press(request, game, user=request.user)
+
+
+def clock_press(
+    request: HttpRequest, game: Game, *, user: Actor, tablet: bool = False
+) -> JsonResponse:
+    """A press of the clock (the organiser's clock page, the board's tablet): start, pause,
+    or a turn with the mover's clock; answered with the clock as it is now."""
     action = request.POST.get("action")
+    turn: Turn | None = None
     try:
         if action == "start":
-            services.clock_start(game=game, user=request.user)
+            services.clock_start(game=game, user=user)
         elif action == "pause":
-            services.clock_pause(game=game, user=request.user)
+            services.clock_pause(game=game, user=user)
         elif action == "turn":
-            services.turn_add(
+            turn = services.turn_add(
                 game=game,
                 text=request.POST.get("text", ""),
-                user=request.user,
+                user=user,
                 expected_ply=posted_ply(request),
                 from_clock=True,
                 overrule=True,
+                tablet=tablet,
             )
         else:
             raise services.GameError(_("Unknown action."))
@@ -720,7 +731,9 @@ def clock_action(request: HttpRequest, pk: int) -> JsonResponse:
         game.refresh_from_db()
         return JsonResponse({"error": str(exc), **clock_state_data(game)}, status=error_status(exc))
     game.refresh_from_db()
-    return JsonResponse(clock_state_data(game))
+    # After a turn, the replay the service made under the game's lock (the sheet with this
+    # turn): the answer needs no further replay of the sheet.
+    return JsonResponse(clock_state_data(game, turn.replay_after if turn is not None else None))
 
 
 def error_status(exc: services.GameError) -> int:

@@ -67,6 +67,37 @@ def test_turns_take_the_time_from_the_server_and_switch_the_clock(now):
     assert r.json()["running"] == "black"
 
 
+def test_a_turn_is_answered_from_the_replay_made_under_the_lock(now, monkeypatch):
+    """The organiser's clock answers a turn with the clock a fresh look gives, read from the
+    replay the service made under the game's lock: one replay of the sheet, not a second for
+    the answer (the tablet's door is the same press: tests/games/test_tablet.py)."""
+    from games import selectors
+
+    client, _user = organiser_client()
+    game = game_with(["4:5 24/20 13/8"])
+    assert post(client, game, action="start").status_code == 200
+    now.advance(7)
+    real = selectors.replay
+    calls: list[int] = []
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(selectors, "replay", counted)
+    eg = played(["4:5 24/20 13/8"])
+    move = legal_plays(eg.state, eg.playable_cards()[0])[0]
+    r = post(client, game, action="turn", text=move.text)
+    assert r.status_code == 200, r.json()
+    assert len(calls) == 1
+    monkeypatch.setattr(selectors, "replay", real)
+    answered = r.json()
+    fresh = client.get(f"/games/{game.pk}/clock/state.json").json()
+    for key in ("version", "ply", "to_move", "running", "white_ms", "black_ms", "result"):
+        assert answered[key] == fresh[key], key
+    assert answered["ply"] == 2 and answered["black_ms"] == 1_800_000 - 7_000
+
+
 def test_flag_in_phase_one_loses_on_time(now):
     client, _user = organiser_client()
     game = game_with(["4:5 24/20 13/8"], minutes=1)
