@@ -25,6 +25,7 @@ from .views import (
     click_plays,
     clock_press,
     clock_state_data,
+    error_status,
     game_context,
 )
 
@@ -88,9 +89,7 @@ def page(request: HttpRequest, pk: int, token: str) -> HttpResponse:
             _result_action(request, game)
         except services.GameError as exc:
             messages.error(request, str(exc))
-            return _page(
-                request, game, token, status=409 if isinstance(exc, services.Frozen) else 400
-            )
+            return _page(request, game, token, status=error_status(exc))
         return redirect("games:tablet", pk=pk, token=token)
     if not services.clock_settle(game=game, user=None):
         return _page(request, game, token, seen=(eg, turns))

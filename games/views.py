@@ -573,7 +573,7 @@ def sheet(request: HttpRequest, pk: int) -> HttpResponse:
             status = 409
         except services.GameError as exc:
             messages.error(request, str(exc))
-            status = 409 if isinstance(exc, services.Frozen) else 400
+            status = error_status(exc)
         game = get_object_or_404(_games(), pk=pk)
     turns = _turns(game)
     context = game_context(game, turns)
