@@ -75,7 +75,7 @@ if [ "$HALL_POOL" = 1 ]; then
 fi
 nice -n "$SPECTATORS_NICE" "$BIN/gunicorn" championship.wsgi:application -c deploy/gunicorn.conf.py --access-logfile /dev/null > loadtest/results/hall-gunicorn.log 2>&1 &
 WEB=$!
-HALL=$WEB
+HALL=
 if [ "$HALL_POOL" = 1 ]; then
   GUNICORN_BIND="127.0.0.1:$HALL_PORT" GUNICORN_WORKERS=${HALL_WORKERS:-2} GUNICORN_THREADS=${HALL_THREADS:-4} \
     nice -n "$HALL_NICE" "$BIN/gunicorn" championship.wsgi:application -c deploy/gunicorn.conf.py \
@@ -85,10 +85,13 @@ fi
 nice -n 10 "$BIN/celery" -A championship worker --loglevel=WARNING --concurrency=1 > loadtest/results/hall-worker.log 2>&1 &
 WORKER=$!
 trap 'kill $WEB $HALL $WORKER 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
-for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/healthz" > /dev/null && break; sleep 0.2; done
+up() {  # port: wait until gunicorn answers there
+  for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$1/healthz" > /dev/null && break; sleep 0.2; done
+}
+up "$PORT"
 HALL_HOST="http://127.0.0.1:$PORT"
 if [ "$HALL_POOL" = 1 ]; then
-  for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$HALL_PORT/healthz" > /dev/null && break; sleep 0.2; done
+  up "$HALL_PORT"
   HALL_HOST="http://127.0.0.1:$HALL_PORT"
   echo "== the players' pool on $HALL_HOST (nice $HALL_NICE), the spectators' (nice $SPECTATORS_NICE)"
 fi
