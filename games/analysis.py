@@ -110,11 +110,13 @@ def sheet_changed(game: Game, eg: EngineGame) -> dict[str, tuple[int, int]] | No
     counts of mistakes and blunders of the analysis that holds for the sheet now (None: none
     is done), which the championship is told with the sheet."""
     key = moves_key(eg)
-    GameAnalysis.objects.filter(game_id=game.pk).exclude(moves=key).delete()
+    row = GameAnalysis.objects.filter(game_id=game.pk).first()  # one a game, if any
+    if row is not None and row.moves != key:
+        row.delete()
+        row = None
     if game.board_id is not None and finished(eg):
         game_id = game.pk
         transaction.on_commit(lambda: request(game_id, moves=key))
-    row = GameAnalysis.objects.filter(game_id=game.pk, moves=key, status=Status.DONE).first()
     return done_counts(row) if row is not None and finished(eg) else None
 
 

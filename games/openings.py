@@ -74,10 +74,13 @@ def rows_of(game: Game, eg: EngineGame) -> list[OpeningMove]:
     return out
 
 
-def sheet_changed(game: Game, eg: EngineGame) -> None:
+def sheet_changed(game: Game, eg: EngineGame, *, had_rows: bool = True) -> None:
     """Called by ``games.services`` in every transaction that changes a game's sheet (``eg``
-    the sheet now): the game's rows are written again."""
-    OpeningMove.objects.filter(game_id=game.pk).delete()
+    the sheet now): the game's rows are written again. ``had_rows=False``: the caller knows
+    the game had none (its sheet was undecided before the change: rows are kept only for a
+    finished sheet), so there is nothing to delete (a turn added at the board)."""
+    if had_rows:
+        OpeningMove.objects.filter(game_id=game.pk).delete()
     OpeningMove.objects.bulk_create(rows_of(game, eg))
 
 

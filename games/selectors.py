@@ -172,10 +172,9 @@ def round_closed(rnd: Round) -> bool:
     return Round.objects.filter(tournament_id=rnd.tournament_id, number__gt=rnd.number).exists()
 
 
-def tablet_refusal(game: Game, eg: EngineGame) -> str | None:
-    """Why the tablet link of this game no longer works (None: it works). It works for a
-    pairing's game of a published round that is not closed, until the game is over and both
-    players have confirmed the result (or one disputed it, or an organiser entered it)."""
+def tablet_round_refusal(game: Game) -> str | None:
+    """The part of ``tablet_refusal`` that needs no replay of the sheet: the link is for a
+    pairing's game of a published round that is not closed (None: it is)."""
     board = game.board
     if board is None:
         return _("This link is for a game of a tournament.")
@@ -185,6 +184,16 @@ def tablet_refusal(game: Game, eg: EngineGame) -> str | None:
         return _("The tournament is finished: this link no longer works.")
     if round_closed(board.round):
         return _("Round %(n)d is closed: this link no longer works.") % {"n": board.round.number}
+    return None
+
+
+def tablet_refusal(game: Game, eg: EngineGame) -> str | None:
+    """Why the tablet link of this game no longer works (None: it works). It works for a
+    pairing's game of a published round that is not closed, until the game is over and both
+    players have confirmed the result (or one disputed it, or an organiser entered it)."""
+    reason = tablet_round_refusal(game)
+    if reason is not None:
+        return reason
     key = result_key(eg)
     if not key:
         return None

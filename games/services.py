@@ -101,12 +101,16 @@ def _tell_championship(
         raise GameError(str(exc)) from None
 
 
-def _sheet_changed(game: Game, eg: EngineGame, user: Actor, *, overrule: bool) -> None:
+def _sheet_changed(
+    game: Game, eg: EngineGame, user: Actor, *, overrule: bool, was_undecided: bool = False
+) -> None:
     """The sheet of ``game`` is now ``eg``: its analysis follows the moves (kept if they are
     the same, dropped and queued again if not), and the championship hears what the sheet
-    says, with the analysis that holds."""
+    says, with the analysis that holds. ``was_undecided``: the sheet before the change was
+    undecided (a turn added), so the opening explorer had no rows of the game."""
     counts = analysis.sheet_changed(game, eg)
-    openings.sheet_changed(game, eg)  # the opening explorer's rows follow the sheet too
+    # The opening explorer's rows follow the sheet too.
+    openings.sheet_changed(game, eg, had_rows=not was_undecided)
     _tell_championship(game, eg, user, overrule=overrule, counts=counts)
 
 
@@ -299,7 +303,8 @@ def _record_turn(
             _("The sheet changed meanwhile. Check the board and enter the turn again.")
         ) from None
     _touch(game, **fields)
-    _sheet_changed(game, eg, user, overrule=overrule)
+    # A turn is played only on an undecided sheet (the engine refuses one after the end).
+    _sheet_changed(game, eg, user, overrule=overrule, was_undecided=True)
     turn.replay_after = eg
     return turn
 

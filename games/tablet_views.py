@@ -40,12 +40,22 @@ class Refused(Exception):
         self.over = over
 
 
-def _game(pk: int, token: str) -> tuple[Game, EngineGame, list[Turn]]:
-    """The link's game, its replay and its turns (read once: the page and the state reuse
-    them unless a flag falls meanwhile)."""
+def _linked(pk: int, token: str) -> Game:
+    """The link's game, if the link is for it and its round is open (the checks that need no
+    replay of the sheet)."""
     if tablet.game_of(token) != pk:
         raise Refused(_("This link is not for this game."))
     game = get_object_or_404(_games(), pk=pk)
+    reason = selectors.tablet_round_refusal(game)
+    if reason is not None:
+        raise Refused(reason)
+    return game
+
+
+def _game(pk: int, token: str) -> tuple[Game, EngineGame, list[Turn]]:
+    """The link's game, its replay and its turns (read once: the page and the state reuse
+    them unless a flag falls meanwhile)."""
+    game = _linked(pk, token)
     turns = _turns(game)
     eg = selectors.replay(game, turns)
     reason = selectors.tablet_refusal(game, eg)
@@ -149,9 +159,21 @@ def state(request: HttpRequest, pk: int, token: str) -> JsonResponse:
 
 @require_POST
 def action(request: HttpRequest, pk: int, token: str) -> JsonResponse:
-    """The clock's presses: start, pause, and a turn with the mover's clock."""
+    """The clock's presses: start, pause, and a turn with the mover's clock.
+
+    A turn (the hall's busiest write) is let through on the link's round alone: the sheet is
+    replayed once, under the game's lock, where a finished game refuses any turn. Only a
+    refused turn has the whole link checked (a finished, confirmed game answers as a link
+    that no longer works, as every other request of it does)."""
+    turn = request.POST.get("action") == "turn"
     try:
-        game, _eg, _turns_read = _game(pk, token)
+        game = _linked(pk, token) if turn else _game(pk, token)[0]
     except Refused as exc:
         return _refused(request, exc, json=True)  # type: ignore[return-value]
-    return clock_press(request, game, user=None, tablet=True)
+    response = clock_press(request, game, user=None, tablet=True)
+    if turn and response.status_code != 200:
+        try:
+            _game(pk, token)
+        except Refused as exc:
+            return _refused(request, exc, json=True)  # type: ignore[return-value]
+    return response

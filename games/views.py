@@ -730,10 +730,12 @@ def clock_press(
     except services.GameError as exc:
         game.refresh_from_db()
         return JsonResponse({"error": str(exc), **clock_state_data(game)}, status=error_status(exc))
-    game.refresh_from_db()
-    # After a turn, the replay the service made under the game's lock (the sheet with this
-    # turn): the answer needs no further replay of the sheet.
-    return JsonResponse(clock_state_data(game, turn.replay_after if turn is not None else None))
+    if turn is None:
+        game.refresh_from_db()
+        return JsonResponse(clock_state_data(game))
+    # After a turn, the game and its replay as the service left them under the game's lock
+    # (the sheet with this turn, the clocks it stored): the answer reads and replays nothing.
+    return JsonResponse(clock_state_data(turn.game, turn.replay_after))
 
 
 def error_status(exc: services.GameError) -> int:

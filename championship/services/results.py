@@ -220,9 +220,13 @@ def _locked_games(
     boards: Sequence[Board], numbers: set[tuple[int, int]]
 ) -> dict[tuple[int, int], GameResult]:
     """The game results of ``boards`` (created if missing), locked for this transaction."""
-    for board_id, number in numbers:
-        GameResult.objects.get_or_create(board_id=board_id, number=number)
-    rows = GameResult.objects.select_for_update().filter(board__in=[b.pk for b in boards])
+    ids = [b.pk for b in boards]
+    rows = list(GameResult.objects.select_for_update().filter(board__in=ids))
+    missing = numbers - {(g.board_id, g.number) for g in rows}
+    if missing:  # rare: a round's rows are made when it is paired
+        for board_id, number in missing:
+            GameResult.objects.get_or_create(board_id=board_id, number=number)
+        rows = list(GameResult.objects.select_for_update().filter(board__in=ids))
     return {(g.board_id, g.number): g for g in rows if (g.board_id, g.number) in numbers}
 
 
@@ -255,7 +259,11 @@ def _write(
     if not fields:
         return False
     GameResult.objects.filter(pk=game.pk).update(**fields)
-    game.refresh_from_db()
+    if changed:  # the version is counted by the database
+        game.refresh_from_db()
+    else:  # the sheet's facts only (a turn added): the row is as written
+        for name, value in fields.items():
+            setattr(game, name, value)
     if changed:
         ResultChange.objects.create(
             game_result=game,

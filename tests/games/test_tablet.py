@@ -46,8 +46,8 @@ def test_the_link_opens_the_clock_without_an_account_and_plays() -> None:
 
 def test_a_turn_is_answered_from_the_replay_made_under_the_lock(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """The turn's answer is the clock a fresh look gives (state.json), read from the replay
-    the service made under the game's lock: two replays of the sheet a turn (the link's check,
-    the locked one that validates the turn), not a third for the answer."""
+    the service made under the game's lock: one replay of the sheet a turn (the locked one
+    that validates the turn; the link's check of a turn needs none), none for the answer."""
     from games import selectors
 
     rnd = published_round()
@@ -64,12 +64,55 @@ def test_a_turn_is_answered_from_the_replay_made_under_the_lock(monkeypatch) -> 
     monkeypatch.setattr(selectors, "replay", counted)
     status, answered = _action(client, game, action="turn", text=OPENING, ply="0")
     assert status == 200, answered
-    assert len(calls) == 2
+    assert len(calls) == 1
     fresh = client.get(f"{tablet_url(game)}state.json").json()
     for key in ("version", "ply", "to_move", "running", "result"):
         assert answered[key] == fresh[key], key
     assert answered["white_ms"] == fresh["white_ms"]  # White's clock stopped at the turn
     assert answered["ply"] == 1 and answered["to_move"] == "black"
+
+
+def test_a_turn_at_the_tablet_reads_and_writes_a_bounded_number_of_rows(
+    django_assert_max_num_queries,  # type: ignore[no-untyped-def]
+) -> None:
+    """The hall's busiest write (docs/performance.md, "The hall"): the link's game and round,
+    then under the lock the game, its turns and its entered result, the turn, the game's new
+    version and snapshot, the analysis looked at, and the championship's row — not the
+    opening explorer's (an undecided sheet has none), not the game read again after."""
+    rnd = published_round()
+    game = games_of(rnd)[0]
+    client = Client()
+    assert _action(client, game, action="start")[0] == 200
+    assert _action(client, game, action="turn", text=OPENING, ply="0")[0] == 200  # the first
+    with django_assert_max_num_queries(16):
+        status, answered = _action(client, game, action="turn", text="5:4 24/20 13/8", ply="1")
+    assert status == 200, answered
+    assert answered["ply"] == 2
+
+
+def test_a_turn_on_a_game_whose_link_has_ended_is_refused_as_the_link() -> None:
+    """A turn is let through on the link's round alone and refused under the lock by the
+    finished sheet; the answer is then the link's own (403, why), as for any other press."""
+    rnd = published_round(players=6)
+    Tournament.objects.filter(pk=rnd.tournament_id).update(two_person_confirmation=True)
+    first, second, third = games_of(rnd)
+    client = Client()
+    client.post(tablet_url(first), {"action": "resign", "side": "black"})
+    client.post(tablet_url(first), {"action": "confirm", "side": "white"})
+    client.post(tablet_url(first), {"action": "confirm", "side": "black"})
+    game_result_set(
+        entries=[ResultEntry(board=second.board, number=1, result="0-1", termination="forfeit")],
+        user=None,
+    )
+    for game in (first, second):
+        status, answered = _action(client, game, action="turn", text=OPENING, ply="0")
+        assert status == 403 and answered["refused"], answered
+        assert "finished" in answered["error"]
+        assert not game.turns.exists()
+    # A turn refused on a game whose link still works keeps the service's reason (400).
+    assert _action(client, third, action="start")[0] == 200
+    status, answered = _action(client, third, action="turn", text=OPENING, ply="7")
+    assert status == 400 and "refused" not in answered and "sheet changed" in answered["error"]
 
 
 def test_the_token_of_one_game_does_not_open_another() -> None:
