@@ -3,6 +3,8 @@ game, its clock now, and what its sheet says for the championship."""
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from datetime import datetime
 
 from django.utils import timezone
@@ -37,15 +39,53 @@ def sheet(game: Game, turns: list[Turn] | None = None, *, terminations: bool = T
     moves and, with ``terminations``, a termination recorded on it and an adjournment."""
     if turns is None:
         turns = turns_of(game)
-    eg = EngineGame()
-    for t in turns:
-        played = eg.play(t.text, clock=t.clock or None)
-        played.comments.extend(t.comments or [])
+    eg = played_turns(turns)
     if terminations:
         if game.termination:
             terminate_stored(eg, game.termination, game.termination_side)
         elif game.adjourned and eg.can_adjourn:
             eg.adjourned = True
+    return eg
+
+
+# The sheets replayed lately in this process, by their turns as stored (each turn's text,
+# clock and comments), least recently used first. The replay is a function of these alone,
+# so a sheet seen again — the tablet's page after its turn, the multiboard, a game's page,
+# the next poll — is a copy of the one kept, and a sheet a few turns longer (the next turn,
+# wherever it is looked at first) plays only those turns on a copy (docs/
+# performance.md, "The hall"). Nothing can make a kept replay stale: the key is its input.
+_PLAYED: OrderedDict[tuple[tuple[str, str | None, tuple[str, ...]], ...], EngineGame] = (
+    OrderedDict()
+)
+_PLAYED_LOCK = threading.Lock()
+#: How many sheets each process keeps (a round of 30 boards, each a turn or two back), and
+#: how many turns back a kept one is looked for.
+PLAYED_KEPT = 128
+PLAYED_BACK = 10
+
+
+def played_turns(turns: list[Turn]) -> EngineGame:
+    """The engine's game after ``turns`` (in ply order) from the start; raises EngineError
+    (as the engine does) if one of them is not legal. The caller's to change."""
+    key = tuple((t.text, t.clock or None, tuple(t.comments or ())) for t in turns)
+    found, done = None, 0
+    with _PLAYED_LOCK:
+        for n in range(len(key), max(len(key) - PLAYED_BACK, 0) - 1, -1):
+            found = _PLAYED.get(key[:n])
+            if found is not None:
+                _PLAYED.move_to_end(key[:n])
+                done = n
+                break
+    eg = found.copy() if found is not None else EngineGame()
+    for t in turns[done:]:
+        played = eg.play(t.text, clock=t.clock or None)
+        played.comments.extend(t.comments or [])
+    if done < len(key) or found is None:
+        kept = eg.copy()
+        with _PLAYED_LOCK:
+            _PLAYED[key] = kept
+            while len(_PLAYED) > PLAYED_KEPT:
+                _PLAYED.popitem(last=False)
     return eg
 
 

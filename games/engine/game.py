@@ -88,6 +88,18 @@ class Game:
         self.terminated: Outcome | None = None
         self.adjourned = False
 
+    def copy(self) -> Game:
+        """An independent copy: its lists and its turns (their clocks and comments) are its
+        own; the states, plays and outcomes, which nothing changes, are shared."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.states = list(self.states)
+        new.turns = [Turn(t.play, t.clock, list(t.comments)) for t in self.turns]
+        new.outcomes = list(self.outcomes)
+        new.terminated = self.terminated
+        new.adjourned = self.adjourned
+        return new
+
     # --- reading ------------------------------------------------------------------------
     @property
     def state(self) -> State:

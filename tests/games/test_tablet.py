@@ -90,6 +90,34 @@ def test_a_turn_at_the_tablet_reads_and_writes_a_bounded_number_of_rows(
     assert answered["ply"] == 2
 
 
+def test_after_the_tablets_page_its_turn_plays_only_itself_in_the_engine(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The sheet the page replayed is kept in the process (``selectors.played_turns``): the
+    turn under the lock is that sheet copied, and the engine plays the new turn alone — not
+    the whole game again for each of the link's check, the lock and the answer."""
+    from games.engine.game import Game as EngineGame
+    from tests.engine.helpers import random_game
+
+    rnd = published_round()
+    game = games_of(rnd)[0]
+    client = Client()
+    assert _action(client, game, action="start")[0] == 200
+    texts = [t.text for t in random_game(5, max_plies=4).turns]
+    for ply, text in enumerate(texts[:3]):
+        assert _action(client, game, action="turn", text=text, ply=str(ply))[0] == 200
+    assert client.get(tablet_url(game)).status_code == 200  # the page after the third turn
+    real = EngineGame.play
+    plays: list[str] = []
+
+    def counted(self, text, **kwargs):  # type: ignore[no-untyped-def]
+        plays.append(text)
+        return real(self, text, **kwargs)
+
+    monkeypatch.setattr(EngineGame, "play", counted)
+    status, answered = _action(client, game, action="turn", text=texts[3], ply="3")
+    assert status == 200 and answered["ply"] == 4, answered
+    assert plays == [texts[3]]
+
+
 def test_a_turn_on_a_game_whose_link_has_ended_is_refused_as_the_link() -> None:
     """A turn is let through on the link's round alone and refused under the lock by the
     finished sheet; the answer is then the link's own (403, why), as for any other press."""
