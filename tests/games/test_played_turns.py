@@ -57,7 +57,7 @@ def nothing_kept() -> Any:
     selectors._PLAYED.clear()
 
 
-@settings(max_examples=examples(60), deadline=None)
+@settings(max_examples=examples(60))
 @given(
     seed=st.integers(0, 2**32 - 1),
     lengths=st.lists(st.integers(0, 72), min_size=1, max_size=12),
