@@ -6,19 +6,23 @@ from __future__ import annotations
 
 from .core import State, card_text
 from .errors import EngineError
-from .moves import Play, legal_plays, playable_cards, step_text
-from .notation import parse_turn, resolve_turn
+from .moves import Play, after, legal_plays, playable_cards
+from .notation import WrittenStep, simulate
 
 Order = list[tuple[int, int]]
 
 
 def _same_play(state: State, play: Play, steps: Order) -> bool:
-    """Is ``steps`` (in this order) legal, and does it give the same board as ``play``?"""
-    text = " ".join([card_text(play.card), *(step_text(a, b, False) for a, b in steps)])
+    """Is ``steps`` (in this order) legal, and does it give the same board as ``play``?
+
+    The steps are played as a sheet's written turn is (``notation.simulate``: §3, §5), without
+    writing and parsing its text: the tablet's page asks this of every legal play."""
     try:
-        return resolve_turn(state, parse_turn(text)).position() == play.position()
+        done = simulate(state, play.card, [WrittenStep(a, b, False) for a, b in steps])
     except EngineError:
         return False
+    mine, theirs = after(state, done), after(state, play.steps)
+    return mine.white == theirs.white and mine.black == theirs.black
 
 
 def click_orders(state: State, play: Play) -> list[Order]:

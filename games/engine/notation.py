@@ -81,7 +81,7 @@ def parse_turn(text: str) -> WrittenTurn:
     return WrittenTurn(card, tuple(groups), text)
 
 
-def _simulate(state: State, card: Card, steps: list[WrittenStep]) -> list[Step]:
+def simulate(state: State, card: Card, steps: list[WrittenStep]) -> list[Step]:
     """Play written steps one by one under §3 and §5; raise at the first illegal one."""
     v = view(state)
     mover = state.to_move
@@ -157,7 +157,7 @@ def resolve_turn(state: State, written: WrittenTurn) -> Play:
     """The play a written turn means in ``state``, or an EngineError saying which step is
     wrong and why. Does not check that the card is in hand."""
     options: list[list[WrittenStep]] = [[]]
-    # A card has two numbers: a third step is already wrong (``_simulate`` says so at the
+    # A card has two numbers: a third step is already wrong (``simulate`` says so at the
     # latest there), so the steps after it are never read. Without this cut a long garbage
     # turn would cost quadratic time, and shorthand steps of two routes each exponential.
     for group in written.groups[:3]:
@@ -166,7 +166,7 @@ def resolve_turn(state: State, written: WrittenTurn) -> Play:
     errors: list[tuple[list[WrittenStep], EngineError]] = []
     for steps in options:
         try:
-            results.append(_simulate(state, written.card, steps))
+            results.append(simulate(state, written.card, steps))
         except EngineError as exc:
             errors.append((steps, exc))
     if not results:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import legal_plays, start_state
+from games.engine import EngineError, legal_plays, playable_cards, start_state
 from games.engine.clicks import click_orders, click_plays
 from games.engine.notation import parse_turn, resolve_turn
 from tests.engine.helpers import random_game
@@ -49,3 +49,31 @@ def test_every_order_gives_the_play_itself(seed: int, plies: int) -> None:
                 written = " ".join([card, *(f"{a if a != 25 else 'bar'}/{b}" for a, b in order)])
                 clicked = resolve_turn(state, parse_turn(written)).position()
                 assert clicked == resolve_turn(state, parse_turn(text)).position()
+
+
+def _written(card: str, order: list[tuple[int, int]]) -> str:
+    return " ".join([card, *(f"{a if a != 25 else 'bar'}/{b}" for a, b in order)])
+
+
+@settings(max_examples=examples(25))
+@given(st.integers(0, 10_000), st.integers(0, 70))
+def test_an_order_is_offered_exactly_when_the_sheet_accepts_it_as_the_same_play(
+    seed: int, plies: int
+) -> None:
+    """The other order of a play's two steps is offered if and only if the sheet, reading it
+    as written, takes it for the same play (the notation's own resolver is the oracle)."""
+    state = random_game(seed, plies).state
+    for card in playable_cards(state):
+        for play in legal_plays(state, card):
+            steps = [(s.frm, s.to) for s in play.steps]
+            if len(steps) != 2:
+                assert click_orders(state, play) == [steps]
+                continue
+            (a, b), (c, d) = steps
+            other = [(c, d), (a, b)] if b != c else [(a, a - (c - d)), (a - (c - d), d)]
+            text = _written(play.text.split()[0], other)
+            try:
+                same = resolve_turn(state, parse_turn(text)).position() == play.position()
+            except EngineError:
+                same = False
+            assert click_orders(state, play) == ([steps, other] if same else [steps]), text
