@@ -22,6 +22,7 @@
 import http from "node:http";
 import zlib from "node:zlib";
 import fs from "node:fs";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, arg, i, all) => {
@@ -97,13 +98,14 @@ function request(method, path, { headers = {}, body = null, agent = keep, name =
   });
 }
 
-// A GET sent on a kept connection the server closed meanwhile is sent again once (a browser
-// does); counted as a retry, not an error.
+// A GET sent on a kept connection the server closed meanwhile is sent again once, on a new
+// connection (a browser does; the pool's next kept one may be closing too: a worker that is
+// replaced closes all of its own); counted as a retry, not an error.
 async function get(path, name, headers = {}, agent = keep, base = HOST) {
   let response = await request("GET", path, { headers, agent, name, base });
   if (response.status === 0 && ["ECONNRESET", "EPIPE"].includes(response.error?.code)) {
     if (measuring) stat(name).retries += 1;
-    response = await request("GET", path, { headers, agent, name, base });
+    response = await request("GET", path, { headers, agent: fresh, name, base });
   }
   const failed = response.status === 0 || response.status >= 400;
   record(name, response.ms, failed, response.status || response.error?.code);
@@ -278,6 +280,11 @@ async function main() {
   // Tablets first, then the spectators in the order Locust's fixed counts start them.
   const cpu0 = process.cpuUsage();
   const wall0 = performance.now();
+  // How late the generator's one event loop ran its callbacks: each request's time as measured
+  // here includes such a wait at its end (its answer read late), so a spectator's p95 here is
+  // the server's and the generator's together (loadtest/probe.py times one alone).
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  lag.enable();
   measuring = true;
   const done = [];
   for (let i = 0; i < users.length; i++) {
@@ -287,6 +294,7 @@ async function main() {
   await sleep(SECONDS * 1000 - (performance.now() - wall0));
   measuring = false;
   running = false;
+  lag.disable();
   const wall = (performance.now() - wall0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   const rows = [];
@@ -315,6 +323,7 @@ async function main() {
   const lines = [
     `${SPECTATORS} spectators + ${TABLETS} tablets, ${wall.toFixed(0)} s: ${requests} requests (${(requests / wall).toFixed(0)}/s), ${errors} errors`,
     `load generator CPU: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s over ${wall.toFixed(0)} s = ${((cpu.user + cpu.system) / 1e6 / wall).toFixed(2)} of a core`,
+    `its event loop late by p50 ${(lag.percentile(50) / 1e6).toFixed(0)} ms, p95 ${(lag.percentile(95) / 1e6).toFixed(0)} ms, p99 ${(lag.percentile(99) / 1e6).toFixed(0)} ms, max ${(lag.max / 1e6).toFixed(0)} ms (beyond its 10 ms sampling)`,
     "",
     `${"name".padEnd(34)} ${"count".padStart(7)} ${"errors".padStart(6)} ${"p50".padStart(8)} ${"p95".padStart(8)} ${"p99".padStart(8)} ${"max".padStart(8)}`,
     ...rows.map(

@@ -12,10 +12,11 @@
 # LOAD_REDIS_DB (10); LOAD_VENV: the virtualenv (.venv); LOAD_SPECTATORS (1000);
 # LOAD_REUSE_DB=1 starts from the database as first seeded; GUNICORN_WORKERS / _THREADS.
 #
-# LOAD_HALL_POOL=1 tries a pool of the players' own (docs/performance.md, "The hall": measured,
-# not deployed): the tablets' requests go to a second gunicorn (port LOAD_PORT + 1;
-# HALL_WORKERS x HALL_THREADS, 2 x 4) at a higher priority than the spectators' (nice -5; not
-# root: the spectators' pool at nice 5 instead). The default, 0, is the deployment: one pool.
+# The players' own pool, as deployed (deploy/nginx.conf, deploy/systemd/nardy-hall.service;
+# docs/performance.md, "The hall"): the tablets' requests go to a second gunicorn (port
+# LOAD_PORT + 1; HALL_WORKERS x HALL_THREADS, 2 x 4) at a higher priority than the spectators'
+# (nice -5; not root: the spectators' pool at nice 5 instead). LOAD_HALL_POOL=0: one pool for
+# everything, as before. LOAD_GUNICORN_CONF: another gunicorn config (deploy/gunicorn.conf.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PORT=${LOAD_PORT:-8812}
@@ -35,6 +36,7 @@ export DJANGO_DEBUG=0 DJANGO_SECRET_KEY="load-test-$(head -c 24 /dev/urandom | o
 export DJANGO_ALLOWED_HOSTS=127.0.0.1 DJANGO_SECURE_SSL_REDIRECT=0 DJANGO_SECURE_COOKIES=0
 # Threads: the requests are short and mostly wait on the cache and the database (docs/
 # performance.md, "Live games"); 4 sync workers queued the polls behind one another.
+GUNICORN_CONF=${LOAD_GUNICORN_CONF:-deploy/gunicorn.conf.py}
 export GUNICORN_BIND="127.0.0.1:$PORT" GUNICORN_WORKERS=${GUNICORN_WORKERS:-4} GUNICORN_THREADS=${GUNICORN_THREADS:-4}
 export LOAD_SCENARIO=hall LOAD_HALL_SLUG=hall LOAD_HALL_ROUND=5 LOAD_SPECTATORS="$SPECTATORS"
 
@@ -66,19 +68,19 @@ export LOAD_PASSWORD
 "$BIN/python" manage.py collectstatic --noinput -v 0
 redis-cli -n "$REDIS_DB" flushdb > /dev/null
 
-HALL_POOL=${LOAD_HALL_POOL:-0}
+HALL_POOL=${LOAD_HALL_POOL:-1}
 [ "$GENERATOR" = node ] || HALL_POOL=0  # the Locust scenario sends everything to one host
 HALL_PORT=$((PORT + 1))
 SPECTATORS_NICE=0 HALL_NICE=0
 if [ "$HALL_POOL" = 1 ]; then
   if [ "$(id -u)" = 0 ]; then HALL_NICE=-5; else SPECTATORS_NICE=5; fi
 fi
-nice -n "$SPECTATORS_NICE" "$BIN/gunicorn" championship.wsgi:application -c deploy/gunicorn.conf.py --access-logfile /dev/null > loadtest/results/hall-gunicorn.log 2>&1 &
+nice -n "$SPECTATORS_NICE" "$BIN/gunicorn" championship.wsgi:application -c "$GUNICORN_CONF" --access-logfile /dev/null > loadtest/results/hall-gunicorn.log 2>&1 &
 WEB=$!
 HALL=
 if [ "$HALL_POOL" = 1 ]; then
   GUNICORN_BIND="127.0.0.1:$HALL_PORT" GUNICORN_WORKERS=${HALL_WORKERS:-2} GUNICORN_THREADS=${HALL_THREADS:-4} \
-    nice -n "$HALL_NICE" "$BIN/gunicorn" championship.wsgi:application -c deploy/gunicorn.conf.py \
+    nice -n "$HALL_NICE" "$BIN/gunicorn" championship.wsgi:application -c "$GUNICORN_CONF" \
     --access-logfile /dev/null > loadtest/results/hall-gunicorn-players.log 2>&1 &
   HALL=$!
 fi
@@ -118,7 +120,15 @@ echo "== load: $(uptime)"
 echo "== hall from cold: $SPECTATORS spectators + $TABLETS tablets, ${SECONDS_COLD} s"; run hall-cold "${SECONDS_COLD}s"
 echo "== load: $(uptime)"
 echo "== CPU so far: $(cpu)"
-echo "== hall, steady: $SPECTATORS spectators + $TABLETS tablets, ${SECONDS_STEADY} s"; run hall "${SECONDS_STEADY}s"
+echo "== hall, steady: $SPECTATORS spectators + $TABLETS tablets, ${SECONDS_STEADY} s"
+# A spectator timed by a process of its own (loadtest/probe.py), once the users are all there
+# (they come at 100 a second).
+( sleep 15; "$BIN/python" loadtest/probe.py --host "http://127.0.0.1:$PORT" --slug hall --round 5 \
+    --seconds $((SECONDS_STEADY - 20)) > loadtest/results/hall-probe.txt 2>&1 ) &
+PROBE=$!
+run hall "${SECONDS_STEADY}s"
+wait $PROBE || true
+cat loadtest/results/hall-probe.txt
 echo "== CPU so far: $(cpu)"
 echo "== load: $(uptime)"
 echo "== CPU per request (in-process, the same database and cache; after the load)"

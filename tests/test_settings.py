@@ -150,3 +150,23 @@ def test_the_analysis_gets_little_time_when_it_runs_inline() -> None:
     finally:
         os.environ.update(env)
     assert inline == ["10"] and worker == ["200"] and chosen.split() == ["50"]
+
+
+def test_a_gunicorn_worker_puts_what_it_loaded_out_of_the_collectors_reach() -> None:
+    """deploy/gunicorn.conf.py freezes the objects a worker has when its application is
+    loaded, so that a full collection does not look at them again (docs/performance.md)."""
+    import gc
+    import runpy
+
+    config = runpy.run_path(str(ROOT / "deploy" / "gunicorn.conf.py"))
+    kept = object()
+    holder = [kept]  # a container the collector tracks
+    assert gc.is_tracked(holder)
+    before = gc.get_freeze_count()
+    try:
+        config["post_worker_init"](None)
+        assert gc.get_freeze_count() > before
+        assert any(o is holder for o in gc.get_objects(generation=None)) is False
+    finally:
+        gc.unfreeze()
+    assert any(o is holder for o in gc.get_objects())
