@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -43,6 +44,11 @@ SKIPPED: list[str] = []
 TIMEOUT = 90
 
 
+#: The live server's requests being answered now (``_cached_static_handler`` counts them).
+_IN_FLIGHT = [0]
+_IN_FLIGHT_LOCK = threading.Lock()
+
+
 def _cached_static_handler() -> Any:
     """The live server's handler of /static/: Django's (the files found by the finders, as
     ``runserver`` serves them), with a ``Cache-Control`` a browser keeps them by, as
@@ -52,6 +58,15 @@ def _cached_static_handler() -> Any:
     from django.contrib.staticfiles.handlers import StaticFilesHandler
 
     class CachedStaticFilesHandler(StaticFilesHandler):
+        def __call__(self, environ: Any, start_response: Any) -> Any:
+            with _IN_FLIGHT_LOCK:
+                _IN_FLIGHT[0] += 1
+            try:
+                return super().__call__(environ, start_response)
+            finally:
+                with _IN_FLIGHT_LOCK:
+                    _IN_FLIGHT[0] -= 1
+
         def serve(self, request: Any) -> Any:
             response = super().serve(request)
             if response.status_code == 200:
@@ -75,6 +90,24 @@ def live_server(request: Any) -> Iterator[Any]:
     server.start()
     yield server
     server.stop()
+
+
+@pytest.fixture(autouse=True)
+def _live_server_quiet_before_the_flush(request: Any) -> Iterator[None]:
+    """A test's database is emptied only once the live server has answered what it was still
+    answering: a page's last poll, sent just before the test closed it, was being answered
+    while the flush ran, and SQLite's in-memory tables answered the flush "database table is
+    locked" (once in CI: the next test then found the last one's tournament)."""
+    if "live_server" not in request.fixturenames or not request.node.get_closest_marker(
+        "django_db"
+    ):
+        yield
+        return
+    request.getfixturevalue("_django_db_helper")  # set up first, so torn down after this
+    yield
+    end = time.monotonic() + TIMEOUT
+    while _IN_FLIGHT[0] and time.monotonic() < end:
+        time.sleep(0.02)
 
 
 def pytest_collection_modifyitems(config, items):  # type: ignore[no-untyped-def]
