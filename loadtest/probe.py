@@ -28,24 +28,29 @@ def main() -> None:
     parser.add_argument("--every", type=float, default=0.25)
     args = parser.parse_args()
     where = urlsplit(args.host)
-    conn = http.client.HTTPConnection(where.hostname, where.port or 80, timeout=10)
+
+    def connect() -> http.client.HTTPConnection:
+        return http.client.HTTPConnection(where.hostname, where.port or 80, timeout=10)
+
+    def once(path: str) -> tuple[int, bytes]:
+        conn.request("GET", path, headers={"Accept-Encoding": "gzip"})
+        response = conn.getresponse()
+        body = response.read()
+        if response.getheader("Content-Encoding") == "gzip":
+            body = gzip.decompress(body)
+        return response.status, body
+
+    conn = connect()
 
     def get(path: str) -> tuple[int, bytes]:
+        """A GET on the kept connection; if the server had closed it, once more on a new one."""
         nonlocal conn
-        for attempt in (1, 2):  # a kept connection the server closed: once more on a new one
-            try:
-                conn.request("GET", path, headers={"Accept-Encoding": "gzip"})
-                response = conn.getresponse()
-                body = response.read()
-                if response.getheader("Content-Encoding") == "gzip":
-                    body = gzip.decompress(body)
-                return response.status, body
-            except (ConnectionError, http.client.HTTPException):
-                conn.close()
-                conn = http.client.HTTPConnection(where.hostname, where.port or 80, timeout=10)
-                if attempt == 2:
-                    raise
-        raise AssertionError("unreachable")
+        try:
+            return once(path)
+        except (ConnectionError, http.client.HTTPException):
+            conn.close()
+            conn = connect()
+            return once(path)
 
     feed = f"/t/{args.slug}/round/{args.round}/live.json"
     status, body = get(feed)

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from games.engine import EngineError, legal_plays, playable_cards, start_state
 from games.engine.clicks import click_orders, click_plays
+from games.engine.moves import step_text
 from games.engine.notation import parse_turn, resolve_turn
 from tests.engine.helpers import random_game
 from tests.hypothesis_profiles import examples
@@ -15,6 +16,11 @@ from tests.hypothesis_profiles import examples
 def _play(text: str):  # type: ignore[no-untyped-def]
     state = start_state()
     return state, next(p for p in legal_plays(state, text.split()[0]) if p.text == text)
+
+
+def _written(card: str, order: list[tuple[int, int]]) -> str:
+    """A turn as clicked, written out: the card, then each step (25 = the bar)."""
+    return " ".join([card, *(step_text(a, b, False) for a, b in order)])
 
 
 def test_two_checkers_may_be_moved_in_either_order() -> None:
@@ -46,13 +52,8 @@ def test_every_order_gives_the_play_itself(seed: int, plies: int) -> None:
     for card, plays in click_plays(state).items():
         for text, orders in plays:
             for order in orders:
-                written = " ".join([card, *(f"{a if a != 25 else 'bar'}/{b}" for a, b in order)])
-                clicked = resolve_turn(state, parse_turn(written)).position()
+                clicked = resolve_turn(state, parse_turn(_written(card, order))).position()
                 assert clicked == resolve_turn(state, parse_turn(text)).position()
-
-
-def _written(card: str, order: list[tuple[int, int]]) -> str:
-    return " ".join([card, *(f"{a if a != 25 else 'bar'}/{b}" for a, b in order)])
 
 
 @settings(max_examples=examples(25))
