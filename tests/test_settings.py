@@ -157,15 +157,44 @@ def test_a_gunicorn_worker_puts_what_it_loaded_out_of_the_collectors_reach() -> 
     loaded, so that a full collection does not look at them again (docs/performance.md)."""
     import gc
     import runpy
+    from types import SimpleNamespace
 
     config = runpy.run_path(str(ROOT / "deploy" / "gunicorn.conf.py"))
     holder = [object()]  # a container the collector tracks
     assert gc.is_tracked(holder)
     before = gc.get_freeze_count()
     try:
-        config["post_worker_init"](None)
+        config["post_worker_init"](SimpleNamespace())
         assert gc.get_freeze_count() > before
         assert not any(o is holder for o in gc.get_objects())
     finally:
         gc.unfreeze()
     assert any(o is holder for o in gc.get_objects())
+
+
+def test_a_gunicorn_worker_freezes_again_as_its_first_requests_warm_it() -> None:
+    """What the first requests load (views, templates, catalogues) is frozen at each of
+    ``WARM_REQUESTS``: not before the first, not between them, not after the last."""
+    import gc
+    import runpy
+    from types import SimpleNamespace
+
+    config = runpy.run_path(str(ROOT / "deploy" / "gunicorn.conf.py"))
+    worker = SimpleNamespace()
+    config["post_worker_init"](worker)
+    gc.unfreeze()
+    served = 0
+    try:
+        for checkpoint in [*config["WARM_REQUESTS"], config["WARM_REQUESTS"][-1] * 2]:
+            holder = [object()]  # a container the collector tracks, made after the last freeze
+            while served < checkpoint - 1:
+                config["post_request"](worker, None, None, None)
+                served += 1
+            assert any(o is holder for o in gc.get_objects()), served
+            config["post_request"](worker, None, None, None)
+            served += 1
+            frozen = not any(o is holder for o in gc.get_objects())
+            assert frozen == (checkpoint in config["WARM_REQUESTS"]), served
+            gc.unfreeze()
+    finally:
+        gc.unfreeze()
