@@ -8,10 +8,13 @@ anywhere shows the right moment, summer time or not). Each round's ``UID`` is st
 (``RoundStart.sequence``), so a calendar that imports the file again — or reads the
 subscription, ``/t/<slug>/schedule.ics`` — moves the event instead of adding a copy. A
 tournament without a single round time yet is one whole-day event over its days (``UID``
-``tournament-<id>``, as before times existed)."""
+``tournament-<id>``, as before times existed). Once the tournament is finished, the rounds it
+never played are ``STATUS:CANCELLED`` (their ``SEQUENCE`` one higher), so a calendar that reads
+the file again no longer shows them as to come (docs/tournament-day.md)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime, timedelta
 from email.utils import parseaddr
 from zoneinfo import ZoneInfo
@@ -75,8 +78,10 @@ def tournament_events(
     description: str = "",
     url: str = "",
     now: datetime | None = None,
+    cancelled: Collection[int] = (),
 ) -> list[Event]:
-    """The tournament's events: one per round with a start, else one over its days."""
+    """The tournament's events: one per round with a start, else one over its days; the
+    rounds ``cancelled`` (a finished tournament's rounds never played) marked so."""
     if not starts:
         whole = event(
             uid=f"tournament-{t.pk}",
@@ -115,8 +120,13 @@ def tournament_events(
         round_event.add(
             "dtend", schedule.on_clocks(schedule.after(begins, t.round_length), t.time_zone)
         )
-        round_event.add("sequence", start.sequence)
-        round_event.add("transp", "OPAQUE")
+        if start.number in cancelled:
+            round_event.add("status", "CANCELLED")
+            round_event.add("sequence", start.sequence + 1)
+            round_event.add("transp", "TRANSPARENT")
+        else:
+            round_event.add("sequence", start.sequence)
+            round_event.add("transp", "OPAQUE")
         out.append(round_event)
     return out
 
@@ -126,7 +136,11 @@ def tournament_ics(
 ) -> bytes:
     """The tournament's calendar file: its rounds (or its days) as events."""
     starts = list(t.round_starts.order_by("number"))
+    played = set(t.round_set.values_list("number", flat=True)) if t.is_finished else None
+    cancelled = [s.number for s in starts if played is not None and s.number not in played]
     return calendar_bytes(
-        tournament_events(t, starts, description=description, url=url, now=now),
+        tournament_events(
+            t, starts, description=description, url=url, now=now, cancelled=cancelled
+        ),
         name=t.localized_name,
     )

@@ -168,6 +168,8 @@ def _finish_page(request: HttpRequest, t: Tournament, *, reopen: bool = False) -
             "tournament": t,
             "reopen": reopen,
             "problems": [] if reopen else services.finish_problems(t),
+            # Rounds of the schedule never paired: finishing now means they are not played.
+            "not_played": [] if reopen else selectors.rounds_not_played(t),
         },
     )
 

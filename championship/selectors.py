@@ -171,14 +171,28 @@ class ScheduleRow:
 def schedule_rows(t: Tournament, *, total: int | None = None) -> list[ScheduleRow]:
     """Rounds 1 to the last (``total``, else the tournament's rounds; a round robin's follow
     from its field) with their scheduled starts and whether they are paired (two queries, three
-    for a round robin without ``total``)."""
+    for a round robin without ``total``).
+
+    The one rule of a finished tournament's schedule, read by every page that shows one: it
+    is the rounds that were played. The rounds never paired are not to come any more (no
+    countdown, no "next round"); ``rounds_not_played`` counts them."""
     starts = round_starts(t)
     status = dict(t.round_set.values_list("number", "status"))
+    if t.is_finished:
+        return [ScheduleRow(n, starts.get(n), status[n]) for n in sorted(status)]
     if total is None:
         field = 0 if t.system == Tournament.System.SWISS else t.entrants.count()
         total = manager.total_rounds(t, field)
     last = max([total, *status])
     return [ScheduleRow(n, starts.get(n), status.get(n, "")) for n in range(1, last + 1)]
+
+
+def rounds_not_played(t: Tournament) -> list[int]:
+    """The rounds of the schedule that were never paired: after the tournament is finished,
+    rounds that will not be played (the finish page warns of them first)."""
+    played = set(t.round_set.values_list("number", flat=True))
+    field = 0 if t.system == Tournament.System.SWISS else t.entrants.count()
+    return [n for n in range(1, manager.total_rounds(t, field) + 1) if n not in played]
 
 
 def check_in_window(

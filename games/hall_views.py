@@ -66,7 +66,7 @@ def _round_now(
     return _RoundNow(
         items=items,
         proposals=noshow.proposals(items, decided=decided, due_at=due_at, now=now),
-        progress=noshow.progress(items, began),
+        progress=noshow.progress(items, began, frozen=rnd.tournament.is_finished),
         due_at=due_at,
     )
 

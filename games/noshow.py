@@ -121,7 +121,7 @@ def board_no_show_confirm(
 
 @dataclass(frozen=True)
 class Progress:
-    """A round's games by state, and since when it runs."""
+    """A round's games by state, and since when it runs (until it is over)."""
 
     total: int
     finished: int
@@ -129,10 +129,12 @@ class Progress:
     playing: int
     waiting: int
     began: datetime | None
+    #: Every game of the round is over, or the tournament is finished: the round runs no more.
+    over: bool = False
 
     def running_for(self, now: datetime) -> timedelta | None:
-        """How long the round has run (None before it began)."""
-        if self.began is None or now < self.began:
+        """How long the round has run (None before it began, and once it is over)."""
+        if self.over or self.began is None or now < self.began:
             return None
         return now - self.began
 
@@ -147,7 +149,8 @@ class Progress:
         }
 
 
-def progress(items: list[HallGame], began: datetime | None) -> Progress:
+def progress(items: list[HallGame], began: datetime | None, *, frozen: bool = False) -> Progress:
+    """``frozen``: the tournament is finished (its rounds are over whatever their games say)."""
     finished = [i for i in items if i.state == "over"]
     return Progress(
         total=len(items),
@@ -156,4 +159,5 @@ def progress(items: list[HallGame], began: datetime | None) -> Progress:
         playing=sum(1 for i in items if i.state in ("playing", "adjourned")),
         waiting=sum(1 for i in items if i.state == "waiting"),
         began=began,
+        over=frozen or (bool(items) and len(finished) == len(items)),
     )

@@ -138,14 +138,16 @@ def _registration(kind: str, object_id: int, params: dict[str, object]) -> Draft
     )
     entered = reg.status == Registration.Status.ENTERED
     if entered and kind in ("registration_confirm", "registration_link", "registration_promoted"):
-        draft.ics = (
-            "tournament.ics",
-            lambda: calendar.tournament_ics(
-                tournament=tournament,
-                description=str(context["player_url"]),
-                url=str(context["tournament_url"]),
-            ),
-        )
+        # A finished tournament has nothing to come: no calendar file to add.
+        if not tournament.is_finished:
+            draft.ics = (
+                "tournament.ics",
+                lambda: calendar.tournament_ics(
+                    tournament=tournament,
+                    description=str(context["player_url"]),
+                    url=str(context["tournament_url"]),
+                ),
+            )
         draft.qr = ("your-page-qr.png", lambda: qr_png(str(context["player_url"])))
     return draft
 
@@ -174,6 +176,8 @@ def _schedule(tournament: Tournament) -> dict[str, object]:
     """Round 1's start and the check-in window, for the e-mails that tell when to come."""
     from championship import selectors as championship_selectors
 
+    if tournament.is_finished:
+        return {"round_one": None}  # nothing to come: the e-mail says it is finished
     first = championship_selectors.round_start(tournament, 1)
     if first is None:
         return {"round_one": None}

@@ -1,7 +1,8 @@
 """The player's own page of the tournament day, reached from the signed link of their
 registration's e-mails (no account, no password): their status, the schedule with a countdown,
 self check-in while the window is open, their board, colour and opponent as soon as a round is
-published, their results and standing, their games, and the way to withdraw. It follows the
+published, their results and standing, their games, and the way to withdraw; once the tournament is
+finished, their final place instead of what is to come (no countdown, check-in or withdraw). It follows the
 day without a reload: ``static/js/player.js`` polls ``state.json`` and, when the version
 changes (or a time the page depends on passes), fetches the page and swaps its content.
 
@@ -91,12 +92,13 @@ def _context(reg: Registration, token: str) -> dict[str, Any]:
             (r for r in tables.standings(t) if r.number == entrant.starting_number), None
         )
     current = _current(lines, rows)
-    next_round = selectors.next_start(rows, now)
+    # A finished tournament has no next round (its schedule is the rounds played).
+    next_round = None if t.is_finished else selectors.next_start(rows, now)
     starts = {r.number: r.starts_at for r in rows}
     refresh = [
         moment
         for moment in (window.next_change, next_round.starts_at if next_round else None)
-        if moment is not None
+        if moment is not None and not t.is_finished
     ]
     manage_token = tokens.make_token(tokens.MANAGE, reg.pk, reg.email)
     absence = absence_context(reg, manage_token)
