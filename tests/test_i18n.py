@@ -34,3 +34,11 @@ def test_compiled_catalogue_matches_the_source(lang: str) -> None:
             assert mo.pgettext(entry.msgctxt, entry.msgid) == entry.msgstr, entry.msgid
         else:
             assert mo.gettext(entry.msgid) == entry.msgstr, entry.msgid
+
+
+def test_every_russian_plural_has_the_four_forms_its_header_names() -> None:
+    """The Plural-Forms header names four forms (the fourth is for fractions); an entry with
+    three makes ``msgfmt --check`` refuse the catalogue."""
+    po = polib.pofile(str(LOCALE / "ru/LC_MESSAGES/django.po"))
+    short = [e.msgid for e in po if e.msgid_plural and len(e.msgstr_plural) != 4]
+    assert not short
