@@ -1,21 +1,31 @@
 """The venue screen (issue 22, point 5): a TV in the hall, 1920x1080, read from five metres.
 Slides that rotate: the current round's pairings by board, then the standings, a page of
 ``ROWS`` lines each so that nothing ever scrolls; the schedule and a clock (in the tournament's
-time zone) stay at the bottom and the top. In Russian, English or both (``?lang=ru|en|both``).
+time zone) stay at the bottom and the top. In Russian, English or both (``?lang=ru|en|both``:
+in both, every heading is written in each language on a line of its own).
+
+What the screen says of the tournament's progress comes from ``Progress`` alone: the standings'
+heading says what the table is (after round N, round N in progress, final) and the schedule
+marks the round under way and the next one from the rounds' results, never from the clock (a
+round runs late; a kept page is not rebuilt as time passes). A finished tournament shows its
+final standings and no pairings nor next round.
 
 Built from the tables the public pages use (``championship.tables``, kept by version)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from django.utils import formats, timezone, translation
+from django.utils import timezone, translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
+
+from registrations.dates import sentence, short_date
 
 from . import selectors, tables
 from .labels import BYE_NAMES, points_writer
@@ -41,7 +51,39 @@ LABELS: dict[str, Promise] = {
     "points": _("Points"),
     "schedule": _("Schedule"),
     "forfeit": _("forfeit"),
+    "under_way": _("Under way"),
+    "finished": _("The tournament is finished."),
 }
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where the tournament is: its published rounds, those with every result, finished."""
+
+    published: list[int]
+    done: Collection[int]
+    finished: bool
+
+    @property
+    def current(self) -> int | None:
+        """The last published round (the one the pairings slides show)."""
+        return self.published[-1] if self.published else None
+
+    @property
+    def playing(self) -> int | None:
+        """The round under way: published, some result still to come."""
+        current = self.current
+        if self.finished or current is None or current in self.done:
+            return None
+        return current
+
+
+def progress(t: Tournament) -> Progress:
+    return Progress(
+        published=tables.published_rounds(t),
+        done=selectors.rounds_done(t),
+        finished=t.is_finished,
+    )
 
 
 @dataclass
@@ -53,15 +95,20 @@ class Slide:
     pages: int = 1
 
 
-def said(text: Promise | str, languages: tuple[str, ...], **params: Any) -> str:
-    """``text`` in each of ``languages``, one after the other (once if they are the same)."""
+def said_lines(text: Promise | str, languages: tuple[str, ...], **params: Any) -> list[str]:
+    """``text`` in each of ``languages`` (once if they are the same)."""
     out: list[str] = []
     for code in languages:
         with translation.override(code):
             value = str(text) % params if params else str(text)
         if value not in out:
             out.append(value)
-    return " · ".join(out)
+    return out
+
+
+def said(text: Promise | str, languages: tuple[str, ...], **params: Any) -> str:
+    """``text`` in each of ``languages``, one after the other (once if they are the same)."""
+    return " · ".join(said_lines(text, languages, **params))
 
 
 def _result(games: tuple[selectors.PairingGame, ...], languages: tuple[str, ...]) -> str:
@@ -98,18 +145,29 @@ def pairing_slides(t: Tournament, number: int, languages: tuple[str, ...]) -> li
     return _paged("pairings", title, rows)
 
 
-def standings_slides(t: Tournament, languages: tuple[str, ...]) -> list[Slide]:
+def standings_slides(t: Tournament, languages: tuple[str, ...], now: Progress) -> list[Slide]:
+    """The standings with every result entered so far, as the public standings page shows
+    them, under a heading that says what they are."""
     write = points_writer()
     rows = [
         {"place": "" if r.shared else r.rank, "name": r.name, "points": write(r.points)}
         for r in tables.standings(t)[: ROWS * STANDINGS_SLIDES]
     ]
+    return _paged("standings", standings_title(t, languages, now), rows)
+
+
+def standings_title(t: Tournament, languages: tuple[str, ...], now: Progress) -> str:
+    """``Final standings`` (the public standings page's words), ``Standings — round 5 in
+    progress`` while round 5 is under way (the table counts its results entered so far, as
+    the public standings page does), else ``Standings after round 4``."""
+    if now.finished:
+        return said(_("Final standings"), languages)
+    if now.playing is not None:
+        return said(_("Standings — round %(n)d in progress"), languages, n=now.playing)
     played = tables.data(t).rounds_played
     if played:
-        title = said(_("Standings after round %(n)d"), languages, n=played)
-    else:
-        title = said(_("Standings"), languages)
-    return _paged("standings", title, rows)
+        return said(_("Standings after round %(n)d"), languages, n=played)
+    return said(_("Standings"), languages)
 
 
 def _paged(kind: str, title: str, rows: list[dict[str, Any]]) -> list[Slide]:
@@ -122,18 +180,34 @@ def _paged(kind: str, title: str, rows: list[dict[str, Any]]) -> list[Slide]:
     ]
 
 
-def schedule(t: Tournament, languages: tuple[str, ...]) -> list[dict[str, Any]]:
-    """The rounds with a scheduled start, in the tournament's time zone."""
+def schedule(t: Tournament, languages: tuple[str, ...], now: Progress) -> list[dict[str, Any]]:
+    """The rounds with a scheduled start, in the tournament's time zone, each with its state:
+    ``done`` (every result in, or passed over), ``playing`` (under way), ``next`` (the first
+    round still to be paired when none is under way) or "". None once the tournament is
+    finished: no round is next."""
+    if now.finished:
+        return []
     zone = ZoneInfo(t.time_zone)
+    current = now.current or 0
     out = []
+    marked_next = now.playing is not None
     for number, starts_at in sorted(selectors.round_starts(t).items()):
         local = timezone.localtime(starts_at, zone)
+        if number == now.playing:
+            state = "playing"
+        elif number <= current:
+            state = "done"
+        elif not marked_next:
+            state, marked_next = "next", True
+        else:
+            state = ""
         out.append(
             {
                 "round": _round_label(number, languages),
                 "day": _day(local, languages),
                 "time": local.strftime("%H:%M"),
                 "at": int(starts_at.timestamp() * 1000),
+                "state": state,
             }
         )
     return out
@@ -154,25 +228,28 @@ def _round_label(number: int, languages: tuple[str, ...]) -> str:
 
 
 def _day(moment: datetime, languages: tuple[str, ...]) -> str:
-    """A short weekday in each of ``languages`` and the date (``Сб/Sat 14.03``)."""
+    """The weekday and the date with the month in words, in each of ``languages`` (``Сб 13
+    марта · Sat 13 Mar``): never a numeric day and month, which reads differently in each."""
     days: list[str] = []
     for code in languages:
         with translation.override(code):
-            day = formats.date_format(moment, "D")
+            day = sentence(short_date(moment.date()))  # the day where the tournament is
         if day not in days:
             days.append(day)
-    return f"{'/'.join(days)} {moment:%d.%m}"
+    return " · ".join(days)
 
 
-def labels(languages: tuple[str, ...]) -> dict[str, str]:
-    return {key: said(text, languages) for key, text in LABELS.items()}
+def labels(languages: tuple[str, ...]) -> dict[str, list[str]]:
+    """Each label in each language: a line each (the table's heads, the schedule's)."""
+    return {key: said_lines(text, languages) for key, text in LABELS.items()}
 
 
-def names(t: Tournament, languages: tuple[str, ...]) -> str:
+def names(t: Tournament, languages: tuple[str, ...]) -> list[str]:
+    """The tournament's name in each language: a line each on the screen."""
     out: list[str] = []
     for code in languages:
         with translation.override(code):
             name = t.localized_name
         if name not in out:
             out.append(name)
-    return " · ".join(out)
+    return out

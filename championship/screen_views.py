@@ -22,8 +22,8 @@ def _mode(request: HttpRequest) -> str:
 
 
 def venue_screen(request: HttpRequest, slug: str) -> HttpResponse:
-    """The current round's pairings and the standings, rotating, with the schedule and a
-    clock; reloads itself when the results change (between two turns of the slides). Kept
+    """The current round's pairings and the standings, rotating (a finished tournament: its
+    final standings), with the schedule and a clock; reloads itself when the results change (between two turns of the slides). Kept
     whole per version of the tournament and language."""
     mode = _mode(request)
     languages = screen.MODES[mode]
@@ -33,24 +33,26 @@ def venue_screen(request: HttpRequest, slug: str) -> HttpResponse:
         if t is None:
             raise Http404
         with translation.override(languages[0]):
-            rounds = tables.published_rounds(t)
-            current = rounds[-1] if rounds else None
+            now = screen.progress(t)
             slides = []
-            if current is not None:
-                slides += screen.pairing_slides(t, current, languages)
-            slides += screen.standings_slides(t, languages)
+            if now.current is not None and not now.finished:  # finished: the final table
+                slides += screen.pairing_slides(t, now.current, languages)
+            slides += screen.standings_slides(t, languages, now)
+            names = screen.names(t, languages)
             return render(
                 request,
                 "championship/screen.html",
                 {
                     "tournament": t,
-                    "name": screen.names(t, languages),
+                    "name": " · ".join(names),
+                    "names": names,
                     "lang": languages[0],
                     "mode": mode,
                     "labels": screen.labels(languages),
                     "slides": slides,
-                    "schedule": screen.schedule(t, languages),
-                    "current": current,
+                    "schedule": screen.schedule(t, languages, now),
+                    "finished": now.finished,
+                    "current": now.current,
                     "slide_seconds": screen.SLIDE_SECONDS,
                     "page_version": t.version,
                 },

@@ -36,6 +36,20 @@ def long_date(value: date | datetime) -> str:
     return text
 
 
+def short_date(value: date | datetime) -> str:
+    """The weekday and the date, short, with the month in words: ``Thu 3 Dec`` / ``чт 3 декабря``
+    (a numeric day and month, ``03.12``, reads as the 3rd of December in Russian and as March
+    12 to many in English)."""
+    if isinstance(value, datetime):
+        value = timezone.localtime(value)
+    # Translators: a Django date format (https://docs.djangoproject.com/en/stable/ref/templates/builtins/#date), short, the month in words; Russian: "D j E" (E is the month in the genitive).
+    text = formats.date_format(value, pgettext("short date with weekday", "D j M"))
+    if (get_language() or "").split("-")[0] in LOWER_CASE_WEEKDAYS:
+        weekday = formats.date_format(value, "D")
+        text = text.replace(weekday, weekday.lower(), 1)
+    return text
+
+
 def time_of_day(value: datetime) -> str:
     return formats.time_format(timezone.localtime(value), "TIME_FORMAT")
 

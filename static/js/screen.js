@@ -1,7 +1,8 @@
 // The venue screen: the slides take turns, the clock shows the time where the tournament is
-// played, the schedule marks the next round, and the page reloads itself when the results
-// change (at the end of a turn of the slides, never in the middle of one). CSP: no inline
-// scripts.
+// played, the schedule shows the round under way (or the next one) and those after it that fit
+// (the server marks them from the results: championship/screen.py), and the page reloads itself
+// when the results change (at the end of a turn of the slides, never in the middle of one).
+// CSP: no inline scripts.
 (function () {
   var root = document.getElementById("screen");
   if (!root) return;
@@ -22,25 +23,21 @@
   }
   function tick() {
     clock.textContent = format.format(new Date());
-    // The round under way and the next two: the rest would not fit on one line.
-    var now = Date.now(), items = Array.prototype.slice.call(document.querySelectorAll(".sched"));
-    var first = 0;
-    items.forEach(function (el, i) {
-      if (parseInt(el.getAttribute("data-at"), 10) <= now) first = i;
-    });
-    var next = -1;
-    items.forEach(function (el, i) {
-      var at = parseInt(el.getAttribute("data-at"), 10);
-      el.classList.toggle("past", at <= now);
-      el.hidden = i < first || i > first + 2;
-      if (at > now && next < 0) next = i;
-      el.classList.toggle("next", i === next);
-    });
-    // And none cut by the screen's edge.
+  }
+  function fit() {
+    // From the round under way or the next one (else the last round) on, as many as fit on
+    // the line: the rounds played are over, and none is cut by the screen's edge.
+    var items = Array.prototype.slice.call(document.querySelectorAll(".sched"));
+    var first = items.length - 1;
+    for (var i = 0; i < items.length; i++) {
+      if (!items[i].classList.contains("done")) { first = i; break; }
+    }
+    items.forEach(function (el, i) { el.hidden = i < first; });
     var foot = document.querySelector(".screen-foot");
     var edge = foot ? foot.getBoundingClientRect().right : Infinity;
+    var cut = false;
     items.forEach(function (el) {
-      if (!el.hidden && el.getBoundingClientRect().right > edge) el.hidden = true;
+      if (!el.hidden && (cut || el.getBoundingClientRect().right > edge)) { el.hidden = true; cut = true; }
     });
   }
   function turn() {
@@ -62,6 +59,8 @@
       .catch(function () { /* the network is back at the next poll */ });
   }
   tick();
+  fit();
+  window.addEventListener("resize", fit);
   setInterval(tick, 1000);
   setInterval(turn, seconds * 1000);
   setInterval(poll, 20000);

@@ -70,8 +70,24 @@ def test_the_venue_screen_never_scrolls(
             screenshot(page, f"/tmp/screen-{language}-{width}-{i}.png")
     clock = page.locator("#screen-clock").inner_text()
     assert ":" in clock and clock != "--:--"
+    # The schedule from the round under way (round 2: its results half in) on, as many rounds
+    # as fit: at least three, none cut by the edge; no heading cut or wrapped mid-way.
     sched = page.locator(".sched:not([hidden])")
-    assert 1 <= sched.count() <= 3
+    assert sched.count() >= 3
+    assert "Round 2" in sched.first.inner_text() or "Тур 2" in sched.first.inner_text()
+    assert "playing" in (sched.first.get_attribute("class") or "")
+    cut = page.evaluate(
+        "Array.from(document.querySelectorAll('.screen-name .line, th .line, .sched:not([hidden])'))"
+        ".filter(e => e.getBoundingClientRect().width > 0 && (e.scrollWidth > e.clientWidth + 1"
+        " || e.getBoundingClientRect().right > window.innerWidth)).map(e => e.textContent)"
+    )
+    assert cut == []
+    wrapped = page.evaluate(
+        "Array.from(document.querySelectorAll('.slide.active th .line, .screen-name .line'))"
+        ".filter(e => e.getBoundingClientRect().height > 1.5 * parseFloat("
+        "getComputedStyle(e).lineHeight)).map(e => e.textContent)"
+    )
+    assert wrapped == []  # a line each: "Доска" above "Board", never "Доска ·" then "Board"
     font = page.evaluate(
         "parseFloat(getComputedStyle(document.querySelector('.screen-table td')).fontSize)"
     )
