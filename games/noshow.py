@@ -146,6 +146,7 @@ class Progress:
             "playing": self.playing,
             "waiting": self.waiting,
             "began": int(self.began.timestamp() * 1000) if self.began else None,
+            "over": self.over,
         }
 
 

@@ -2,8 +2,9 @@
 // games/_hall_no_shows.html). In the hall the numbers follow hall.js's answers (the
 // "hall:data" event) and the page reloads when the boards proposed change; on the organisers'
 // dashboard the fragment is fetched from its data-progress-url. The time the round has run
-// counts on here. A no-show's form is sent once however often it is tapped (the server also
-// decides a board once). CSP: no inline scripts.
+// counts on here until the round is over (every game over: the hall's answer says so, and
+// the time gives way to the words the server writes then). A no-show's form is sent once
+// however often it is tapped (the server also decides a board once). CSP: no inline scripts.
 (function () {
   function hm(ms) {
     var m = Math.max(0, Math.floor(ms / 60000));
@@ -29,6 +30,14 @@
     if (playing) {
       playing.setAttribute("x", String(p.finished));
       playing.setAttribute("width", String(p.playing));
+    }
+    var running = el.querySelector("[data-p='running']");
+    if (p.over && running) {
+      var over = document.createElement("span");
+      over.setAttribute("data-p", "over");
+      over.textContent = el.getAttribute("data-over-text");
+      running.parentNode.replaceChildren("· ", over);
+      el.removeAttribute("data-began");
     }
   }
   document.addEventListener("hall:data", function (event) {

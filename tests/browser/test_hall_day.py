@@ -168,6 +168,29 @@ def test_the_arbiter_taps_a_no_show_once_and_twice(
     close(ctx)
 
 
+def test_the_halls_progress_says_the_round_is_over_when_its_last_game_ends(
+    live_server: Any, browser: Any
+) -> None:
+    """The time the round has run stops counting, without a reload, once every game is over."""
+    from championship.services import board_no_show_forfeit
+
+    rnd = published_round(players=4)
+    # Begun 5 minutes ago: before the no-shows' grace time, so no proposal (whose change
+    # reloads the page) comes or goes.
+    Round.objects.filter(pk=rnd.pk).update(published_at=timezone.now() - timedelta(minutes=5))
+    ctx, page = organiser_page(browser, live_server, f"/t/hall-open/round/{rnd.number}/hall/")
+    progress = page.locator("[data-round-progress]")
+    assert progress.locator("[data-p='running']").count() == 1
+    mark_document(page)
+    for board in rnd.boards.exclude(black=None):
+        board_no_show_forfeit(board=board, absent="black", user=None)
+    wait_for(lambda: progress.locator("[data-p='over']").count() == 1)
+    assert same_document(page)
+    assert progress.locator("[data-p='running']").count() == 0
+    assert progress.locator("[data-p='over']").inner_text() == "round over"
+    close(ctx)
+
+
 @pytest.mark.parametrize("language", ["en", "ru"])
 def test_the_absent_player_answers_on_a_phone(
     live_server: Any, browser: Any, language: str

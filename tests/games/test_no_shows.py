@@ -174,6 +174,7 @@ def test_the_rounds_progress_counts_its_games_and_its_time() -> None:
         "playing": 2,
         "waiting": 2,
         "began": None,
+        "over": False,
     }
     fragment = client.get(f"/t/hall-open/round/{rnd.number}/progress/").content.decode()
     assert 'data-p="running" class="font-monospace">1:15<' in fragment
