@@ -28,7 +28,7 @@ from common.exports import EXPORT_FORMATS
 from common.links import absolute_url
 from common.responses import version_json
 
-from . import calendar, exports, html_tables, manager, selectors, tables
+from . import calendar, exports, html_tables, manager, screen, selectors, tables
 from .labels import BYE_NAMES, PROVISIONAL, RESULT_LEGEND, RESULT_SYMBOLS, tiebreak_name
 from .models import Entrant, Tournament
 from .pairing import TIEBREAKS
@@ -336,6 +336,9 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
             legend=html_tables.tiebreak_legend(t),
             any_provisional=bool(provisional),
             final=t.status == Tournament.Status.FINISHED and upto_n is None,
+            # The live table counts the results of a round under way: its heading says so,
+            # as the venue screen's does (championship.screen.Progress).
+            playing=screen.progress(t).playing if upto_n is None else None,
         ),
     )
 

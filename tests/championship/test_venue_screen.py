@@ -11,6 +11,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 
 from championship import services
@@ -179,3 +180,21 @@ def test_the_rounds_states_come_from_the_results_not_the_clock() -> None:
     assert Round.objects.filter(tournament=t).count() == 2
     html = _screen("?lang=en")
     assert [state for state, _words in _sched(html)] == ["playing", ""]
+
+
+def test_the_public_standings_say_a_round_is_in_progress_as_the_screen_does() -> None:
+    """The standings page's live table counts a round under way: its heading says so."""
+    t = create_running_swiss(slug="scr", players=8, rounds=2)  # round 2: half its results in
+    page = Client().get("/t/scr/standings/?lang=en").content.decode()
+    assert "Standings — round 2 in progress" in page
+    ru = Client(HTTP_ACCEPT_LANGUAGE="ru").get("/t/scr/standings/").content.decode()
+    assert "Таблица — идёт 2-й тур" in ru
+    chosen = Client().get("/t/scr/standings/?round=1&lang=en").content.decode()
+    assert "Standings after round 1" in chosen and "in progress" not in chosen
+    GameResult.objects.filter(board__round__tournament=t, result="").update(
+        result="1-0", termination="adjudication"
+    )
+    Tournament.objects.filter(pk=t.pk).update(version=t.version + 1)
+    cache.clear()  # the tournament's key is kept a second (tables.tournament_key)
+    done = Client().get("/t/scr/standings/?lang=en").content.decode()
+    assert "in progress" not in done
