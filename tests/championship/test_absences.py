@@ -15,7 +15,7 @@ from championship.services import (
     round_pair_next,
     round_publish,
 )
-from registrations import tokens
+from registrations import emails, tokens
 from registrations.models import Registration
 
 pytestmark = pytest.mark.django_db
@@ -147,11 +147,26 @@ def test_the_question_on_the_players_signed_link() -> None:
     assert page.status_code == 200
     assert 'name="answer" value="continue"' in page.content.decode()
     absence = Absence.objects.get()
-    response = Client().post(url, {"absence": absence.pk, "answer": "continue"})
+    registration = Registration.objects.get()
+    client = Client()
+    response = client.post(url, {"absence": absence.pk, "answer": "continue"})
+    # Back on the player's own page (post/redirect/get), with a message addressed to them.
     assert response.status_code == 302
+    assert response["Location"] == emails.player_path(registration)
     assert Absence.objects.get().status == "continues"
-    page = Client().get(url).content.decode()
-    assert 'value="continue"' not in page and "continues" in page
+    page = client.get(response["Location"]).content.decode()
+    assert "Thank you: you continue in the tournament." in page
+    assert "Round 1: absent · you continue" in page and 'value="continue"' not in page
+    # A second tap records nothing more and lands on the same page.
+    again = client.post(url, {"absence": absence.pk, "answer": "continue"})
+    assert again["Location"] == response["Location"]
+    assert Absence.objects.get().status == "continues" and Absence.objects.count() == 1
+    # The question's own page says it to the player too, and leads to their page.
+    page = client.get(url).content.decode()
+    assert "you continue" in page and "continues" not in page
+    assert f'href="{emails.player_path(registration)}"' in page
+    russian = client.get(emails.player_path(registration) + "?lang=ru").content.decode()
+    assert "Тур 1: неявка · вы продолжаете турнир" in russian
 
 
 def test_withdrawing_on_the_page_asks_first() -> None:
@@ -160,9 +175,12 @@ def test_withdrawing_on_the_page_asks_first() -> None:
     absence = Absence.objects.get()
     asked = Client().post(url, {"absence": absence.pk, "answer": "withdraw"})
     assert asked.status_code == 200 and 'name="confirm" value="1"' in asked.content.decode()
+    player_url = emails.player_path(Registration.objects.get())
+    # "Back" goes back to the player's own page, where the question stays open.
+    assert f'href="{player_url}#absences"' in asked.content.decode()
     assert Absence.objects.get().status == "asked"  # nothing recorded yet
     done = Client().post(url, {"absence": absence.pk, "answer": "withdraw", "confirm": "1"})
-    assert done.status_code == 302
+    assert done.status_code == 302 and done["Location"] == player_url
     assert Absence.objects.get().status == "withdrew"
     assert Entrant.objects.get(pk=board.white_id).withdrawn_after == 1
 
