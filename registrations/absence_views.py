@@ -28,17 +28,20 @@ from . import selectors, tokens
 from .emails import player_path
 from .forms import LostLinkForm
 from .models import Registration
+from .services import entries
 
 #: What the form may answer.
 ANSWERS = {"continue": True, "withdraw": False}
 
 
 def registration_of(token: str) -> Registration:
-    """The registration a signed link names (``LinkError`` if tampered with or expired)."""
+    """The registration a signed link names (``LinkError`` if tampered with or expired);
+    following it confirms the address (``entries.registration_link_followed``)."""
     pk, email = tokens.read_token(tokens.MANAGE, token)
     registration = Registration.objects.select_related("tournament").filter(pk=pk).first()
     if registration is None or registration.email.lower() != email:
         raise tokens.LinkError(expired=False)
+    entries.registration_link_followed(registration=registration)
     return registration
 
 
