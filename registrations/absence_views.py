@@ -2,7 +2,11 @@
 link of their registration (``registrations.tokens.MANAGE``, the link of their registration's
 page), no account. The question itself is the fragment ``championship/player/_absence.html``,
 which the player's own page includes (``absence_context``). In the registrations app: a page
-of a registration (the championship below knows nothing of registrations)."""
+of a registration (the championship below knows nothing of registrations).
+
+An answer recorded goes back to the player's own page with a message (post/redirect/get, as
+their check-in does), not to a page of its own: the question is a moment of their day, and
+their page is where they go on from."""
 
 from __future__ import annotations
 
@@ -21,28 +25,33 @@ from common.converters import posted_id
 from common.language import language_from_query
 
 from . import selectors, tokens
+from .emails import player_path
 from .forms import LostLinkForm
 from .models import Registration
+from .services import entries
 
 #: What the form may answer.
 ANSWERS = {"continue": True, "withdraw": False}
 
 
 def registration_of(token: str) -> Registration:
-    """The registration a signed link names (``LinkError`` if tampered with or expired)."""
+    """The registration a signed link names (``LinkError`` if tampered with or expired);
+    following it confirms the address (``entries.registration_link_followed``)."""
     pk, email = tokens.read_token(tokens.MANAGE, token)
     registration = Registration.objects.select_related("tournament").filter(pk=pk).first()
     if registration is None or registration.email.lower() != email:
         raise tokens.LinkError(expired=False)
+    entries.registration_link_followed(registration=registration)
     return registration
 
 
 def absence_context(registration: Registration, token: str) -> dict[str, Any]:
     """What ``championship/player/_absence.html`` needs: the player's absences (the open
-    question first) and where the form posts."""
+    question first), where the form posts and the player's own page (to go back to)."""
     return {
         "absences": selectors.registration_absences(registration),
         "absence_url": reverse("player_absence", args=[token]),
+        "player_url": player_path(registration),
         "absence_rule": registration.tournament.absences_to_withdraw,
     }
 
@@ -99,7 +108,7 @@ def absence(request: HttpRequest, token: str) -> HttpResponse:
                     if answer
                     else _("You are withdrawn from the tournament's next rounds."),
                 )
-                return redirect("player_absence", token=token)
+                return redirect(player_path(registration))  # the message on top, where it is seen
     return render(
         request,
         "championship/player/absence.html",

@@ -220,7 +220,12 @@ def _pairing(kind: str, object_id: int, params: dict[str, object]) -> Draft | No
         ]
     subjects: dict[str, Callable[[], str]] = {
         "pairing_published": lambda: gettext("%(name)s: your pairing in round %(n)d"),
-        "pairing_changed": lambda: gettext("%(name)s: round %(n)d, your pairing has changed"),
+        # The subject says what changed: only the start is not a new pairing.
+        "pairing_changed": (
+            (lambda: gettext("%(name)s: round %(n)d, new start time"))
+            if changes == ["starts_at"]
+            else (lambda: gettext("%(name)s: round %(n)d, your pairing has changed"))
+        ),
     }
     return Draft(
         to=reg.email,

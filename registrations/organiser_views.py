@@ -26,6 +26,7 @@ from championship.services import (
     late_entry_from,
 )
 from common.exports import EXPORT_FORMATS, export_response
+from common.language import without_language
 from common.permissions import organiser_required
 
 from . import selectors
@@ -46,12 +47,13 @@ from .tables import (
 
 
 def _back(request: HttpRequest) -> HttpResponseRedirect | None:
-    """Back to the page the form was on (``next``: a path on this site), if given."""
+    """Back to the page the form was on (``next``: a path on this site, without the ``lang=``
+    it was opened with, ``common.language.without_language``), if given."""
     nxt = request.POST.get("next", "")
     if nxt.startswith("/") and url_has_allowed_host_and_scheme(
         nxt, allowed_hosts={request.get_host()}
     ):
-        return HttpResponseRedirect(nxt)
+        return HttpResponseRedirect(without_language(nxt))
     return None
 
 

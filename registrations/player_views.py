@@ -37,12 +37,13 @@ from .absence_views import absence_context
 from .forms import LostLinkForm
 from .models import Registration
 from .selectors import registration_waiting_position
-from .services import field
+from .services import entries, field
 
 
 def _registration(slug: str, token: str) -> Registration:
     """The registration the token was signed for (``tokens.LinkError`` otherwise: tampered,
-    expired, another tournament's address, an anonymised person)."""
+    expired, another tournament's address, an anonymised person). Following the link confirms
+    the address (``entries.registration_link_followed``)."""
     pk, email = tokens.read_token(tokens.PLAYER, token)
     reg = Registration.objects.select_related("tournament").filter(pk=pk).first()
     if (
@@ -52,6 +53,7 @@ def _registration(slug: str, token: str) -> Registration:
         or reg.tournament.slug != slug
     ):
         raise tokens.LinkError(expired=False)
+    entries.registration_link_followed(registration=reg)
     return reg
 
 

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from championship.models import Absence, Tournament
 from championship.selectors import Registered
+from people.names import name_key
 
 from .models import MasterClassSession, MasterClassSignup, OutboundEmail, Registration
 
@@ -90,19 +91,50 @@ def signup_waiting_positions(*, session: MasterClassSession) -> dict[int, int]:
     return {pk: n for n, pk in enumerate(waiting.values_list("pk", flat=True), start=1)}
 
 
+class EntrantsAlready:
+    """Whether a registration without an entrant is of a player who is an entrant already,
+    under another registration (a second one, often with a mistyped address: same person, or
+    the same name — ``people.names.name_key`` — and phone). Such a registration is not a
+    player still to add: "add confirmed registrations" passes over it and the public pages do
+    not count it. One query, made once."""
+
+    def __init__(self, tournament: Tournament) -> None:
+        from championship.models import Entrant
+
+        self.persons: set[int] = set()
+        self.names_phones: set[tuple[str, str]] = set()
+        rows = Entrant.objects.filter(tournament=tournament).values_list(
+            "person_id", "registration__name", "registration__phone"
+        )
+        for person, name, phone in rows:
+            self.persons.add(person)
+            if name and str(phone or ""):
+                self.names_phones.add((name_key(name), str(phone)))
+
+    def __call__(self, person: int | None, name: str, phone: object) -> bool:
+        return person in self.persons or (
+            bool(str(phone or "")) and (name_key(name), str(phone)) in self.names_phones
+        )
+
+
 def registered_not_entered(tournament: Tournament) -> Registered:
     """The tournament's registrations not among its entrants, for the championship's pages
     (``championship.selectors.registered_not_entered``, installed when this app is ready): the
     entered ones with a confirmed e-mail by name and club, the unconfirmed and the waiting ones
-    counted. One query."""
+    counted; a second registration of an entrant (``EntrantsAlready``) neither. Two queries."""
     rows = Registration.objects.filter(
         Q(status=Registration.Status.ENTERED, entrant__isnull=True)
         | Q(status=Registration.Status.WAITLISTED),
         tournament=tournament,
-    ).values_list("status", "name", "club", "email_confirmed_at")
+    ).values_list("status", "name", "club", "email_confirmed_at", "person_id", "phone")
     confirmed: list[tuple[str, str]] = []
     unconfirmed = waiting = 0
-    for status, name, club, at in rows.order_by("created_at", "pk"):
+    already = None
+    for status, name, club, at, person, phone in rows.order_by("created_at", "pk"):
+        if status == Registration.Status.ENTERED:
+            already = already or EntrantsAlready(tournament)
+            if already(person, name, phone):
+                continue
         if status == Registration.Status.WAITLISTED:
             waiting += 1
         elif at is None:

@@ -207,10 +207,14 @@ def _link_error(request: HttpRequest, error: tokens.LinkError) -> HttpResponse:
 
 
 def _registration_from(request: HttpRequest, purpose: str, token: str) -> Registration:
+    """The registration a signed link names; following it confirms the address
+    (``entries.registration_link_followed``)."""
     pk, email = tokens.read_token(purpose, token)
     registration = Registration.objects.select_related("tournament").filter(pk=pk).first()
     if registration is None or registration.email.lower() != email:
         raise tokens.LinkError(expired=False)
+    if purpose != tokens.CONFIRM:  # the confirmation's page says whether it was new
+        entries.registration_link_followed(registration=registration)
     return registration
 
 

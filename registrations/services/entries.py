@@ -101,6 +101,17 @@ def registration_confirm_email(*, registration: Registration, now: datetime | No
     return bool(updated)
 
 
+def registration_link_followed(*, registration: Registration) -> bool:
+    """A signed link of the registration (its own page, the player's page of the day, the
+    absence question) was followed: it went only to the registration's address and names it
+    (``tokens``: a changed address makes it invalid), so following it proves the address
+    receives mail, as the confirmation link does — the address is confirmed
+    (``registration_confirm_email``; nothing is written once it is). True if newly confirmed."""
+    if registration.email_confirmed_at is not None or registration.anonymised_at is not None:
+        return False
+    return registration_confirm_email(registration=registration)
+
+
 def registration_update(
     *,
     registration: Registration,

@@ -20,6 +20,7 @@ from championship.services.schedule import time_text
 
 from .. import dates
 from ..models import Registration
+from ..selectors import EntrantsAlready
 
 
 def _check_not_finished(t: Tournament) -> None:
@@ -78,14 +79,19 @@ class ImportReport:
 
 def entrants_import_registrations(*, tournament: Tournament) -> ImportReport:
     """Entered registrations with a confirmed e-mail become entrants (once each); the report
-    names the entered ones left out (e-mail not confirmed) and those on the waiting list."""
+    names the entered ones left out (e-mail not confirmed) and those on the waiting list. A
+    second registration of a player who is an entrant already (``selectors.EntrantsAlready``)
+    is neither added nor named: that player is in."""
     _check_not_finished(tournament)
     report = ImportReport()
     regs = Registration.objects.filter(
         tournament=tournament, entrant__isnull=True, anonymised_at__isnull=True
     ).exclude(status=Registration.Status.WITHDRAWN)
+    already = EntrantsAlready(tournament)
     made = []
     for r in regs.order_by("created_at", "pk"):
+        if already(r.person_id, r.name, r.phone):
+            continue
         if r.status == Registration.Status.WAITLISTED:
             report.left_out.append((r.name, _("on the waiting list")))
         elif r.email_confirmed_at is None:

@@ -1,7 +1,8 @@
 """Template filters of the registrations pages and e-mails: dates in words in the active
 language and Toronto time (``registrations.dates``). They start with a capital letter, as a
-date that starts a line or follows a label ("When: Wednesday…"); ``:"inline"`` gives the date
-as it reads inside a sentence (in Russian, "…, среда, 23 декабря")."""
+date that starts a line; ``:"inline"`` gives the date as it reads inside a sentence, and after a
+label, which the sentence goes on from (in Russian, "…, среда, 23 декабря", "Начало: среда,
+23 декабря": the e-mails' labelled dates and the lines of what changed read alike)."""
 
 from __future__ import annotations
 

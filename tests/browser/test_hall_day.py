@@ -219,6 +219,17 @@ def test_the_absent_player_answers_on_a_phone(
         page.click("button[value='continue']")
     wait_for(lambda: Absence.objects.get().status == "continues")
     assert page.locator("button[value='continue']").count() == 0
+    # Back on the player's own page, with the answer said to them.
+    assert f"/t/{rnd.tournament.slug}/my/" in page.url
+    assert page.locator(".site-messages .alert-success").is_visible()
+    assert page.evaluate("window.scrollY") == 0  # the message on top, in view
+    assert page.locator("#absences [data-absence]").inner_text() == (
+        "Тур 1: неявка · вы продолжаете турнир"
+        if language == "ru"
+        else "Round 1: absent · you continue"
+    )
+    assert scrolls(page)[0] <= 0
+    screenshot(page, f"/tmp/absence-answered-{language}.png", full_page=True)
     page.go_back()
     page.reload()
     assert page.locator("button[value='continue']").count() == 0

@@ -3,8 +3,11 @@ tournament's rule when they do not answer by the next round's pairing."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
+from django.urls import resolve
 from django.utils import timezone
 
 from championship.models import Absence, Board, Entrant, Round, Tournament
@@ -15,7 +18,7 @@ from championship.services import (
     round_pair_next,
     round_publish,
 )
-from registrations import tokens
+from registrations import emails, tokens
 from registrations.models import Registration
 
 pytestmark = pytest.mark.django_db
@@ -140,6 +143,15 @@ def _link(board: Board) -> str:
     return f"/player/{token}/absence/"
 
 
+def _player_page(url: str, registration: Registration) -> bool:
+    """Whether ``url`` is the registration's own page (its token is signed with the time, so
+    two links made a second apart differ: compared by what they name)."""
+    match = resolve(url.partition("#")[0])
+    return match.url_name == "my_day" and tokens.read_token(
+        tokens.PLAYER, match.kwargs["token"]
+    ) == (registration.pk, registration.email)
+
+
 def test_the_question_on_the_players_signed_link() -> None:
     _rnd, board = _tournament(rule=1)
     url = _link(board)
@@ -147,11 +159,27 @@ def test_the_question_on_the_players_signed_link() -> None:
     assert page.status_code == 200
     assert 'name="answer" value="continue"' in page.content.decode()
     absence = Absence.objects.get()
-    response = Client().post(url, {"absence": absence.pk, "answer": "continue"})
+    registration = Registration.objects.get()
+    client = Client()
+    response = client.post(url, {"absence": absence.pk, "answer": "continue"})
+    # Back on the player's own page (post/redirect/get), with a message addressed to them.
     assert response.status_code == 302
+    assert _player_page(response["Location"], registration)
     assert Absence.objects.get().status == "continues"
-    page = Client().get(url).content.decode()
-    assert 'value="continue"' not in page and "continues" in page
+    page = client.get(response["Location"]).content.decode()
+    assert "Thank you: you continue in the tournament." in page
+    assert "Round 1: absent · you continue" in page and 'value="continue"' not in page
+    # A second tap records nothing more and lands on the same page.
+    again = client.post(url, {"absence": absence.pk, "answer": "continue"})
+    assert _player_page(again["Location"], registration)
+    assert Absence.objects.get().status == "continues" and Absence.objects.count() == 1
+    # The question's own page says it to the player too, and leads to their page.
+    page = client.get(url).content.decode()
+    assert "you continue" in page and "continues" not in page
+    link = re.search(r'href="(/t/[^"]+/my/[^"]+)"', page)
+    assert link and _player_page(link.group(1), registration)
+    russian = client.get(emails.player_path(registration) + "?lang=ru").content.decode()
+    assert "Тур 1: неявка · вы продолжаете турнир" in russian
 
 
 def test_withdrawing_on_the_page_asks_first() -> None:
@@ -160,9 +188,14 @@ def test_withdrawing_on_the_page_asks_first() -> None:
     absence = Absence.objects.get()
     asked = Client().post(url, {"absence": absence.pk, "answer": "withdraw"})
     assert asked.status_code == 200 and 'name="confirm" value="1"' in asked.content.decode()
+    registration = Registration.objects.get()
+    # "Back" goes back to the player's own page, where the question stays open.
+    back = re.search(r'href="([^"]+)">Back<', asked.content.decode())
+    assert back and back.group(1).endswith("#absences")
+    assert _player_page(back.group(1), registration)
     assert Absence.objects.get().status == "asked"  # nothing recorded yet
     done = Client().post(url, {"absence": absence.pk, "answer": "withdraw", "confirm": "1"})
-    assert done.status_code == 302
+    assert done.status_code == 302 and _player_page(done["Location"], registration)
     assert Absence.objects.get().status == "withdrew"
     assert Entrant.objects.get(pk=board.white_id).withdrawn_after == 1
 

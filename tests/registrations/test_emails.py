@@ -78,7 +78,7 @@ def test_the_confirmation_says_when_where_status_contact_and_has_a_calendar_file
     assert message.subject == "Открытый турнир Торонто: подтвердите регистрацию"
     body = message.body
     assert body.startswith("Здравствуйте, Anna!\n\nСпасибо за регистрацию")
-    assert "Когда: Воскресенье, 14 марта 2027 – понедельник, 15 марта 2027" in body
+    assert "Когда: воскресенье, 14 марта 2027 – понедельник, 15 марта 2027" in body
     assert "Где: Клуб «Ладья», 1 Main St" in body
     assert "Ваш статус: участвует" in body
     assert "org@nardy.example, +1 416 555 0100" in body

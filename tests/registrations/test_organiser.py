@@ -73,6 +73,9 @@ def test_check_in_toggle(client, tournament, organiser):
     client.post(url, {"next": "https://evil.example/"})
     reg.refresh_from_db()
     assert reg.checked_in_at is None
+    # Back to the page without the lang= it was opened with (it would undo a language switch).
+    response = client.post(url, {"next": list_url + "?q=x&lang=ru"})
+    assert response["Location"] == list_url + "?q=x"
 
 
 def test_csv_and_xlsx_exports(client, tournament, organiser):

@@ -74,7 +74,7 @@ def test_a_russian_speaker_gets_it_in_russian_with_the_time_of_the_venue(mailout
     (message,) = sent_to(russian.email)
     assert message.subject == "Весенний турнир: ваша пара в туре 1"
     assert "Доска:" in message.body or "пропуск" in message.body
-    assert "Начало: Суббота, 13 марта 2027, 10:00" in message.body
+    assert "Начало: суббота, 13 марта 2027, 10:00" in message.body
 
 
 def test_a_bye_is_told_too(mailoutbox) -> None:  # type: ignore[no-untyped-def]
@@ -154,6 +154,15 @@ def test_moving_a_published_round_tells_its_players_the_new_start(mailoutbox) ->
         "start: Saturday, March 13, 2027, 10 a.m. → Saturday, March 13, 2027, 10:30 a.m."
         in message.body
     )
+    # The subject says what changed: a new start, not a new opponent.
+    assert message.subject == "Spring Open: round 1, new start time"
+    russian = next(r for r in regs if r.language == "ru")
+    (message,) = sent_to(russian.email)
+    assert message.subject == "Весенний турнир: тур 1, новое время начала"
+    # Weekdays in lower case after a label as in the line of what changed.
+    assert "начало: суббота, 13 марта 2027, 10:00 → суббота, 13 марта 2027, 10:30" in message.body
+    assert "Начало: суббота, 13 марта 2027, 10:30" in message.body
+    assert "Суббота" not in message.body
 
 
 def test_an_anonymised_player_is_not_told(mailoutbox) -> None:  # type: ignore[no-untyped-def]
