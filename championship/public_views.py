@@ -237,7 +237,8 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "players",
             entrant=entrant,
             lines=lines,
-            row=rows.get(entrant.starting_number),
+            # No rank before the first result ("Rank 1, 0 points").
+            row=rows.get(entrant.starting_number) if tables.ranked(t) else None,
             row_provisional=tables.marks(t).provisional_points(entrant.starting_number),
             any_provisional=any(line.get("provisional") for line in lines),
         ),

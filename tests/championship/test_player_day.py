@@ -393,3 +393,26 @@ def test_results_read_in_words_from_the_player_s_point_of_view(client, day) -> N
     enter(home, "1/2-1/2", "agreement")
     assert _my_results(page_of(home.white, "ru")) == ["Ничья (по соглашению)"]
     assert _my_results(page_of(home.black, "en")) == ["Draw (agreement)"]
+
+
+def test_no_rank_and_no_training_before_a_game_has_a_result(client, day) -> None:  # type: ignore[no-untyped-def]
+    """Round 1 published, nothing played: the walker read "Rank 1, 0 points" and a "Train on
+    your own mistakes" button with 0 positions. The rank comes with the first result (on the
+    public player page too); the button with a position to train on."""
+    t, players, _anna = day
+    rnd = services.round_pair_next(tournament=t)
+    services.round_publish(round=rnd)
+    board = rnd.boards.exclude(black=None).select_related("white").first()
+    assert board is not None
+    reg = next(r for r in players if r.pk == board.white.registration_id)
+    public = reverse("championship:player", args=[t.slug, board.white_id])
+    page = text(get(client, page_url(reg)))
+    assert "Your results" in page and 'id="my-standing"' not in page
+    assert "Rank " not in page and "training-entry" not in page
+    assert "Rank " not in text(get(client, public))
+    other = rnd.boards.exclude(black=None).exclude(pk=board.pk).first()
+    assert other is not None
+    enter(other, "1-0", "home")  # a result elsewhere: the standings rank everyone
+    assert 'id="my-standing"' in text(get(client, page_url(reg)))
+    assert "Rank " in text(get(client, public))
+    assert "training-entry" not in text(get(client, page_url(reg)))
