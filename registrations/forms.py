@@ -8,6 +8,7 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
 from django.urls import reverse
+from django.utils.functional import lazy
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, ngettext
@@ -17,6 +18,34 @@ from phonenumber_field.formfields import PhoneNumberField
 from . import dates
 from .models import LANGUAGE_CHOICES, Announcement, Experience, MasterClassSession
 from .services.masterclass import signup_refusal
+
+#: The example of a phone number the forms give, in their help and in their error alike (the
+#: field's own error gave the library's example, "(506) 234-5678", under a help with this one).
+PHONE_EXAMPLE = "416 555 0123"
+PHONE_HELP = lazy(
+    lambda: (
+        gettext("A Canadian number such as %(example)s, or an international one with +.")
+        % {"example": PHONE_EXAMPLE}
+    ),
+    str,
+)()
+PHONE_INVALID = lazy(
+    lambda: (
+        gettext(
+            "Enter a valid phone number: a Canadian one such as %(example)s, or an international "
+            "one with +."
+        )
+        % {"example": PHONE_EXAMPLE}
+    ),
+    str,
+)()
+
+
+def phone_field(**kwargs: Any) -> PhoneNumberField:
+    """A phone number as every form asks for it: Canadian by default, its error giving the
+    help's example."""
+    kwargs.setdefault("widget", forms.TextInput(attrs={"autocomplete": "tel", "inputmode": "tel"}))
+    return PhoneNumberField(region="CA", error_messages={"invalid": PHONE_INVALID}, **kwargs)
 
 
 def _clean_name(value: str) -> str:
@@ -81,12 +110,7 @@ class RegistrationForm(HoneypotMixin, forms.Form):
         widget=forms.EmailInput(attrs={"autocomplete": "email", "inputmode": "email"}),
         help_text=_("We send a link to confirm your address and to change your registration."),
     )
-    phone = PhoneNumberField(
-        label=_("Phone"),
-        region="CA",
-        widget=forms.TextInput(attrs={"autocomplete": "tel", "inputmode": "tel"}),
-        help_text=_("A Canadian number such as 416 555 0123, or an international one with +."),
-    )
+    phone = phone_field(label=_("Phone"), help_text=PHONE_HELP)
     club = forms.CharField(label=_("Club or city"), max_length=150, required=False)
     experience = forms.ChoiceField(
         label=_("Experience"), choices=Experience.choices, widget=forms.RadioSelect
@@ -142,7 +166,7 @@ class RegistrationForm(HoneypotMixin, forms.Form):
 
 class RegistrationEditForm(forms.Form):
     name = forms.CharField(label=_("Full name"), max_length=150)
-    phone = PhoneNumberField(label=_("Phone"), region="CA")
+    phone = phone_field(label=_("Phone"), help_text=PHONE_HELP)
     club = forms.CharField(label=_("Club or city"), max_length=150, required=False)
     experience = forms.ChoiceField(
         label=_("Experience"), choices=Experience.choices, widget=forms.RadioSelect
@@ -171,12 +195,7 @@ class SignupForm(HoneypotMixin, forms.Form):
         label=_("E-mail"),
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
-    phone = PhoneNumberField(
-        label=_("Phone (optional)"),
-        region="CA",
-        required=False,
-        widget=forms.TextInput(attrs={"autocomplete": "tel", "inputmode": "tel"}),
-    )
+    phone = phone_field(label=_("Phone (optional)"), required=False, help_text=PHONE_HELP)
     language = forms.ChoiceField(
         label=_("Preferred language"),
         choices=LANGUAGE_CHOICES,
