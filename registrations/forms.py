@@ -15,7 +15,7 @@ from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from phonenumber_field.formfields import PhoneNumberField
 
-from . import dates
+from . import dates, email_typos
 from .models import LANGUAGE_CHOICES, Announcement, Experience, MasterClassSession
 from .services.masterclass import signup_refusal
 
@@ -53,6 +53,32 @@ def _clean_name(value: str) -> str:
     if not any(ch.isalpha() for ch in value):
         raise forms.ValidationError(_("Please enter your name in letters (any alphabet)."))
     return value
+
+
+class EmailTypoMixin(forms.Form):
+    """An address whose domain looks like a typo of a common one ("elena@gmial.com") is sent
+    back once with the question "did you mean elena@gmail.com?"; sent again unchanged it is
+    taken as typed (an unknown domain is never refused). The address asked about travels in a
+    hidden field."""
+
+    email_as_typed = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def clean_email(self) -> str:
+        email: str = self.cleaned_data["email"]
+        meant = email_typos.suggestion(email)
+        if meant is not None and self.data.get(self.add_prefix("email_as_typed")) != email:
+            # The page shows the address in the hidden field: sent again, it is kept.
+            self.data = self.data.copy()
+            self.data[self.add_prefix("email_as_typed")] = email
+            raise forms.ValidationError(
+                gettext(
+                    "Did you mean %(meant)s? Correct the address, or send the form again to "
+                    "keep %(email)s."
+                )
+                % {"meant": meant, "email": email},
+                code="typo",
+            )
+        return email
 
 
 class HoneypotMixin(forms.Form):
@@ -98,7 +124,7 @@ def _language_initial() -> str:
     return lang if lang in dict(LANGUAGE_CHOICES) else "en"
 
 
-class RegistrationForm(HoneypotMixin, forms.Form):
+class RegistrationForm(EmailTypoMixin, HoneypotMixin, forms.Form):
     name = forms.CharField(
         label=_("Full name"),
         max_length=150,
@@ -186,7 +212,7 @@ class RegistrationEditForm(forms.Form):
         return _clean_name(self.cleaned_data["name"])
 
 
-class SignupForm(HoneypotMixin, forms.Form):
+class SignupForm(EmailTypoMixin, HoneypotMixin, forms.Form):
     name = forms.CharField(
         label=_("Full name"), max_length=150, widget=forms.TextInput(attrs={"autocomplete": "name"})
     )
