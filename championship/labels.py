@@ -91,6 +91,32 @@ RESULT_SYMBOLS = {
     "*": "",
 }
 
+#: A pairing's outcome from the player's point of view, by their TRF code (the player's own
+#: page, which has no legend for the symbols): a forfeit is a win or a loss too, its
+#: termination ("forfeit") says how.
+OUTCOME_NAMES: dict[str, Promise] = {
+    "1": _("Win"),
+    "W": _("Win"),
+    "+": _("Win"),
+    "0": _("Loss"),
+    "L": _("Loss"),
+    "-": _("Loss"),
+    "=": _("Draw"),
+    "D": _("Draw"),
+}
+
+
+def outcome(code: str, terminations: list[str]) -> str:
+    """A pairing's result in words from the player's point of view: "Win (home)", "Loss
+    (forfeit)", "Draw (agreement; home)" — the termination names of ``services.describe``,
+    each once; the symbol itself for a code without a word (a bye), "" while undecided."""
+    word = OUTCOME_NAMES.get(code)
+    if word is None:
+        return RESULT_SYMBOLS.get(code, "")
+    how = "; ".join(dict.fromkeys(terminations))
+    return f"{word} ({how})" if how else str(word)
+
+
 #: The crosstable's legend: symbol → meaning.
 RESULT_LEGEND: list[tuple[str, Promise]] = [
     ("1 ½ 0", _("won, drawn, lost over the board")),

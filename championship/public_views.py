@@ -29,7 +29,14 @@ from common.links import absolute_url
 from common.responses import version_json
 
 from . import calendar, exports, html_tables, manager, screen, selectors, tables
-from .labels import BYE_NAMES, PROVISIONAL, RESULT_LEGEND, RESULT_SYMBOLS, tiebreak_name
+from .labels import (
+    BYE_NAMES,
+    PROVISIONAL,
+    RESULT_LEGEND,
+    RESULT_SYMBOLS,
+    outcome,
+    tiebreak_name,
+)
 from .models import Entrant, Tournament
 from .pairing import TIEBREAKS
 
@@ -230,7 +237,8 @@ def player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "players",
             entrant=entrant,
             lines=lines,
-            row=rows.get(entrant.starting_number),
+            # No rank before the first result ("Rank 1, 0 points").
+            row=rows.get(entrant.starting_number) if tables.ranked(t) else None,
             row_provisional=tables.marks(t).provisional_points(entrant.starting_number),
             any_provisional=any(line.get("provisional") for line in lines),
         ),
@@ -265,15 +273,19 @@ def entrant_lines(t: Tournament, entrant: Entrant) -> list[dict[str, Any]]:
         played = results.get(b.pk, [])
         # The pairing's score as in the crosstable (with two games: the mini-match).
         pair = manager.codes(b.black_id, b.bye, [(g.result, g.termination) for g in played], two)
+        code = pair[0 if white else 1] or "*"
+        terminations = [str(g.get_termination_display()) for g in played if g.termination]
         lines.append(
             {
                 "round": b.round.number,
                 "board": b,
                 "opponent": opponent,
                 "colour": "w" if white else "b",
-                "score": RESULT_SYMBOLS.get(pair[0 if white else 1] or "*", ""),
-                "decided": (pair[0 if white else 1] or "*") != "*",
-                "terminations": [str(g.get_termination_display()) for g in played if g.termination],
+                "score": RESULT_SYMBOLS.get(code, ""),
+                # In words, from the player's point of view: "Win (home)" (the own page).
+                "outcome": outcome(code, terminations),
+                "decided": code != "*",
+                "terminations": terminations,
                 "games": [g.number for g in played if g.has_sheet],
                 "provisional": (b.round.number, entrant.starting_number) in provisional,
                 "analysis": _analysis_counts(played, white),

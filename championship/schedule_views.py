@@ -119,11 +119,11 @@ def schedule_page(request: HttpRequest, slug: str) -> HttpResponse:
                         messages.success(
                             request,
                             ngettext(
-                                "Round %(rounds)s moved by %(minutes)d minutes.",
-                                "Rounds %(rounds)s moved by %(minutes)d minutes.",
+                                "Round %(rounds)s moved %(by)s.",
+                                "Rounds %(rounds)s moved %(by)s.",
                                 len(moved),
                             )
-                            % {"rounds": ", ".join(map(str, moved)), "minutes": data["minutes"]},
+                            % {"rounds": ", ".join(map(str, moved)), "by": _by(data["minutes"])},
                         )
                     else:
                         messages.info(request, _("Nothing was changed."))
@@ -174,3 +174,11 @@ def _say_saved(request: HttpRequest, changed: list[int]) -> None:
         )
         % {"rounds": ", ".join(map(str, changed))},
     )
+
+
+def _by(minutes: int) -> str:
+    """A shift in words: "40 minutes earlier", "5 minutes later" (never "by -40 minutes")."""
+    n = abs(minutes)
+    if minutes < 0:
+        return ngettext("%(n)d minute earlier", "%(n)d minutes earlier", n) % {"n": n}
+    return ngettext("%(n)d minute later", "%(n)d minutes later", n) % {"n": n}

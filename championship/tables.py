@@ -146,6 +146,13 @@ def standings(t: Tournament, upto: int | None = None) -> list[Row]:
     )
 
 
+def ranked(t: Tournament) -> bool:
+    """Do the standings rank anyone yet: has a game of a published round a result (a forfeit
+    counts, a bye does not)? Before that every player has the points of their bye only, and
+    a player's page shows no rank ("Rank 1, 0 points" before a game was played)."""
+    return any(r.opponent is not None and r.code != "*" for p in data(t).players for r in p.rounds)
+
+
 def crosstable(t: Tournament) -> list[selectors.CrossRow]:
     return computed(_key(t, "crosstable"), lambda: selectors.crosstable(data(t), standings(t)))
 

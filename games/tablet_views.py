@@ -70,7 +70,7 @@ def _refused(request: HttpRequest, refusal: Refused, *, json: bool = False) -> H
     return render(
         request,
         "games/tablet_refused.html",
-        {"reason": str(refusal), "over": refusal.over},
+        {"reason": str(refusal), "over": refusal.over, "kiosk": True},
         status=403,
     )
 
@@ -122,7 +122,8 @@ def _page(
     confirmed = selectors.confirmed_by(game, selectors.result_key(eg))
     for side in context["sides"]:
         side["confirmed"] = confirmed[side["side"]]
-    context.update(_urls(game.pk, token), plays=click_plays(eg), tablet=True)
+    # A kiosk: the players at the board get no way off the page but the language switch.
+    context.update(_urls(game.pk, token), plays=click_plays(eg), tablet=True, kiosk=True)
     return render(request, "games/clock.html", context, status=status)
 
 

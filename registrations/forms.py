@@ -8,15 +8,44 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
 from django.urls import reverse
+from django.utils.functional import lazy
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from phonenumber_field.formfields import PhoneNumberField
 
-from . import dates
+from . import dates, email_typos
 from .models import LANGUAGE_CHOICES, Announcement, Experience, MasterClassSession
 from .services.masterclass import signup_refusal
+
+#: The example of a phone number the forms give, in their help and in their error alike (the
+#: field's own error gave the library's example, "(506) 234-5678", under a help with this one).
+PHONE_EXAMPLE = "416 555 0123"
+PHONE_HELP = lazy(
+    lambda: (
+        gettext("A Canadian number such as %(example)s, or an international one with +.")
+        % {"example": PHONE_EXAMPLE}
+    ),
+    str,
+)()
+PHONE_INVALID = lazy(
+    lambda: (
+        gettext(
+            "Enter a valid phone number: a Canadian one such as %(example)s, or an international "
+            "one with +."
+        )
+        % {"example": PHONE_EXAMPLE}
+    ),
+    str,
+)()
+
+
+def phone_field(**kwargs: Any) -> PhoneNumberField:
+    """A phone number as every form asks for it: Canadian by default, its error giving the
+    help's example."""
+    kwargs.setdefault("widget", forms.TextInput(attrs={"autocomplete": "tel", "inputmode": "tel"}))
+    return PhoneNumberField(region="CA", error_messages={"invalid": PHONE_INVALID}, **kwargs)
 
 
 def _clean_name(value: str) -> str:
@@ -24,6 +53,32 @@ def _clean_name(value: str) -> str:
     if not any(ch.isalpha() for ch in value):
         raise forms.ValidationError(_("Please enter your name in letters (any alphabet)."))
     return value
+
+
+class EmailTypoMixin(forms.Form):
+    """An address whose domain looks like a typo of a common one ("elena@gmial.com") is sent
+    back once with the question "did you mean elena@gmail.com?"; sent again unchanged it is
+    taken as typed (an unknown domain is never refused). The address asked about travels in a
+    hidden field."""
+
+    email_as_typed = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def clean_email(self) -> str:
+        email: str = self.cleaned_data["email"]
+        meant = email_typos.suggestion(email)
+        if meant is not None and self.data.get(self.add_prefix("email_as_typed")) != email:
+            # The page shows the address in the hidden field: sent again, it is kept.
+            self.data = self.data.copy()
+            self.data[self.add_prefix("email_as_typed")] = email
+            raise forms.ValidationError(
+                gettext(
+                    "Did you mean %(meant)s? Correct the address, or send the form again to "
+                    "keep %(email)s."
+                )
+                % {"meant": meant, "email": email},
+                code="typo",
+            )
+        return email
 
 
 class HoneypotMixin(forms.Form):
@@ -69,7 +124,7 @@ def _language_initial() -> str:
     return lang if lang in dict(LANGUAGE_CHOICES) else "en"
 
 
-class RegistrationForm(HoneypotMixin, forms.Form):
+class RegistrationForm(EmailTypoMixin, HoneypotMixin, forms.Form):
     name = forms.CharField(
         label=_("Full name"),
         max_length=150,
@@ -81,12 +136,7 @@ class RegistrationForm(HoneypotMixin, forms.Form):
         widget=forms.EmailInput(attrs={"autocomplete": "email", "inputmode": "email"}),
         help_text=_("We send a link to confirm your address and to change your registration."),
     )
-    phone = PhoneNumberField(
-        label=_("Phone"),
-        region="CA",
-        widget=forms.TextInput(attrs={"autocomplete": "tel", "inputmode": "tel"}),
-        help_text=_("A Canadian number such as 416 555 0123, or an international one with +."),
-    )
+    phone = phone_field(label=_("Phone"), help_text=PHONE_HELP)
     club = forms.CharField(label=_("Club or city"), max_length=150, required=False)
     experience = forms.ChoiceField(
         label=_("Experience"), choices=Experience.choices, widget=forms.RadioSelect
@@ -142,7 +192,7 @@ class RegistrationForm(HoneypotMixin, forms.Form):
 
 class RegistrationEditForm(forms.Form):
     name = forms.CharField(label=_("Full name"), max_length=150)
-    phone = PhoneNumberField(label=_("Phone"), region="CA")
+    phone = phone_field(label=_("Phone"), help_text=PHONE_HELP)
     club = forms.CharField(label=_("Club or city"), max_length=150, required=False)
     experience = forms.ChoiceField(
         label=_("Experience"), choices=Experience.choices, widget=forms.RadioSelect
@@ -162,7 +212,7 @@ class RegistrationEditForm(forms.Form):
         return _clean_name(self.cleaned_data["name"])
 
 
-class SignupForm(HoneypotMixin, forms.Form):
+class SignupForm(EmailTypoMixin, HoneypotMixin, forms.Form):
     name = forms.CharField(
         label=_("Full name"), max_length=150, widget=forms.TextInput(attrs={"autocomplete": "name"})
     )
@@ -171,12 +221,7 @@ class SignupForm(HoneypotMixin, forms.Form):
         label=_("E-mail"),
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
-    phone = PhoneNumberField(
-        label=_("Phone (optional)"),
-        region="CA",
-        required=False,
-        widget=forms.TextInput(attrs={"autocomplete": "tel", "inputmode": "tel"}),
-    )
+    phone = phone_field(label=_("Phone (optional)"), required=False, help_text=PHONE_HELP)
     language = forms.ChoiceField(
         label=_("Preferred language"),
         choices=LANGUAGE_CHOICES,

@@ -89,7 +89,7 @@ def _context(reg: Registration, token: str) -> dict[str, Any]:
     window = selectors.check_in_window(t, now=now, rows=rows)
     lines = entrant_lines(t, entrant) if entrant is not None else []
     standing = None
-    if entrant is not None and entrant.starting_number is not None and lines:
+    if entrant is not None and entrant.starting_number is not None and lines and tables.ranked(t):
         standing = next(
             (r for r in tables.standings(t) if r.number == entrant.starting_number), None
         )

@@ -95,7 +95,7 @@ def test_shift_from_a_round_by_minutes() -> None:
     response = org.post(
         url(t), {"action": "shift", "from_round": "5", "minutes": "-20"}, follow=True
     )
-    assert "Rounds 5, 6 moved by -20 minutes." in response.content.decode()
+    assert "Rounds 5, 6 moved 20 minutes earlier." in response.content.decode()
     assert starts(t)[5] == "03-14 12:10" and starts(t)[4] == "03-14 10:00"
     for bad in ({"from_round": "x", "minutes": "10"}, {"from_round": "1", "minutes": "99999"}):
         before = starts(t)
@@ -223,3 +223,29 @@ def test_the_check_in_count_names_self_check_ins_only_when_there_are_some() -> N
     org, _user = organiser_client()
     page = org.get(url(t)).content.decode()
     assert "3 players checked in." in page and "by themselves" not in page
+
+
+@pytest.mark.parametrize(
+    ("minutes", "language", "said"),
+    [
+        ("-40", "en", "Rounds 1, 2, 3, 4, 5, 6 moved 40 minutes earlier."),
+        ("1", "en", "Rounds 1, 2, 3, 4, 5, 6 moved 1 minute later."),
+        ("-40", "ru", "Туры 1, 2, 3, 4, 5, 6 сдвинуты на 40 минут раньше."),
+        ("21", "ru", "Туры 1, 2, 3, 4, 5, 6 сдвинуты на 21 минуту позже."),
+        ("15", "ru", "Туры 1, 2, 3, 4, 5, 6 сдвинуты на 15 минут позже."),
+        ("-3", "ru", "Туры 1, 2, 3, 4, 5, 6 сдвинуты на 3 минуты раньше."),
+    ],
+)
+def test_a_shift_is_said_in_words_earlier_or_later(minutes: str, language: str, said: str) -> None:
+    """The walker read "Rounds 1, 2, 3, 4, 5, 6, 7 moved by -40 minutes": a signed number
+    where words say which way, in both languages with their plurals."""
+    t = weekend()
+    timetable(t)
+    org, _user = organiser_client()
+    response = org.post(
+        url(t),
+        {"action": "shift", "from_round": "1", "minutes": minutes},
+        follow=True,
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    assert said in response.content.decode()

@@ -356,3 +356,63 @@ def test_the_schedule_s_calendar_links_to_the_site_never_to_the_requests_host(  
     calendar = Calendar.from_ical(response.content)
     urls = {str(e["url"]) for e in calendar.walk("VEVENT")}
     assert urls == {f"https://nardy.example.org/t/{t.slug}/"}
+
+
+def _my_results(page: str) -> list[str]:
+    return re.findall(r'<strong class="outcome">([^<]*)</strong>', page)
+
+
+def test_results_read_in_words_from_the_player_s_point_of_view(client, day) -> None:  # type: ignore[no-untyped-def]
+    """The walker read "Результат: 1" for a win and "Результат: −" for a no-show's loss: the
+    player's own page has no legend for the crosstable's symbols, so it says Win, Loss or Draw
+    (and how the game ended, in the termination names of the results' pages)."""
+    t, players, _anna = day
+    rnd = services.round_pair_next(tournament=t)
+    services.round_publish(round=rnd)
+    boards = [
+        b
+        for b in rnd.boards.exclude(black=None).select_related("white", "black")
+        if b.white.registration_id and b.black and b.black.registration_id
+    ]
+    assert len(boards) >= 2
+    home, forfeit = boards[:2]
+    enter(home, "0-1", "home")
+    enter(forfeit, "1-0", "forfeit")
+    regs = {r.pk: r for r in players}
+
+    def page_of(entrant: Entrant, language: str) -> str:
+        return text(get(client, page_url(regs[entrant.registration_id]), language=language))
+
+    assert home.black is not None and forfeit.black is not None
+    assert _my_results(page_of(home.black, "en")) == ["Win (home)"]
+    assert _my_results(page_of(home.white, "en")) == ["Loss (home)"]
+    assert "Result: <strong>Loss (home)</strong>" in page_of(home.white, "en")
+    assert _my_results(page_of(forfeit.black, "en")) == ["Loss (forfeit)"]
+    assert _my_results(page_of(forfeit.black, "ru")) == ["Поражение (неявка)"]
+    assert _my_results(page_of(forfeit.white, "ru")) == ["Победа (неявка)"]
+    enter(home, "1/2-1/2", "agreement")
+    assert _my_results(page_of(home.white, "ru")) == ["Ничья (по соглашению)"]
+    assert _my_results(page_of(home.black, "en")) == ["Draw (agreement)"]
+
+
+def test_no_rank_and_no_training_before_a_game_has_a_result(client, day) -> None:  # type: ignore[no-untyped-def]
+    """Round 1 published, nothing played: the walker read "Rank 1, 0 points" and a "Train on
+    your own mistakes" button with 0 positions. The rank comes with the first result (on the
+    public player page too); the button with a position to train on."""
+    t, players, _anna = day
+    rnd = services.round_pair_next(tournament=t)
+    services.round_publish(round=rnd)
+    board = rnd.boards.exclude(black=None).select_related("white").first()
+    assert board is not None
+    reg = next(r for r in players if r.pk == board.white.registration_id)
+    public = reverse("championship:player", args=[t.slug, board.white_id])
+    page = text(get(client, page_url(reg)))
+    assert "Your results" in page and 'id="my-standing"' not in page
+    assert "Rank " not in page and "training-entry" not in page
+    assert "Rank " not in text(get(client, public))
+    other = rnd.boards.exclude(black=None).exclude(pk=board.pk).first()
+    assert other is not None
+    enter(other, "1-0", "home")  # a result elsewhere: the standings rank everyone
+    assert 'id="my-standing"' in text(get(client, page_url(reg)))
+    assert "Rank " in text(get(client, public))
+    assert "training-entry" not in text(get(client, page_url(reg)))

@@ -297,3 +297,29 @@ def test_before_the_clock_is_started_each_side_sees_the_time_it_will_start_with(
     client.post(f"{tablet_url(game)}action/", {"action": "start"})
     started = client.get(tablet_url(game)).content.decode()
     assert 'data-ms="1800000"' in started  # the side not to move: its whole time
+
+
+def test_the_tablet_is_a_kiosk_with_the_language_switch_only() -> None:
+    """The tablet showed the site's menu (Tournaments, Organiser login…): players at a board
+    could wander off it. The tablet's pages, open or refused, keep only the language switch;
+    the organisers' clock of the same game keeps the menu."""
+    from tests.games.helpers import organiser_client
+
+    rnd = published_round()
+    game = games_of(rnd)[0]
+    for language in ("en", "ru"):
+        html = Client().get(tablet_url(game), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert "kiosk-nav" in html and "lang-switch" in html and "/lang/ru/" in html
+        for way_off in ('href="/"', 'href="/accounts/login/"', "navbar-toggler", "/ratings/"):
+            assert way_off not in html, (language, way_off)
+    client = Client()
+    client.post(tablet_url(game), {"action": "resign", "side": "black"})
+    client.post(tablet_url(game), {"action": "confirm", "side": "white"})
+    client.post(tablet_url(game), {"action": "confirm", "side": "black"})
+    refused = client.get(tablet_url(game))  # the game is over: the link's refusal
+    assert refused.status_code == 403
+    html = refused.content.decode()
+    assert "kiosk-nav" in html and 'href="/accounts/login/"' not in html
+    org, _user = organiser_client()
+    clock = org.get(f"/games/{game.pk}/clock/").content.decode()
+    assert "kiosk-nav" not in clock and "navbar-toggler" in clock

@@ -203,3 +203,30 @@ def test_newcomer_is_offered_the_master_class_and_can_book_in_the_form(
         client, tournament, email="c@example.org", experience="club", masterclass=session.pk
     )
     assert bad.status_code == 400 and b"for newcomers" in bad.content
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_a_wrong_phone_s_error_gives_the_help_s_example(client, tournament, language):  # type: ignore[no-untyped-def]
+    """The error read "(e.g. (506) 234-5678)" under a help saying "such as 416 555 0123": every
+    form asking for a phone gives one example, in its help and in its error."""
+    from django.utils import translation
+
+    from registrations.forms import (
+        PHONE_EXAMPLE,
+        RegistrationEditForm,
+        RegistrationForm,
+        SignupForm,
+    )
+
+    assert PHONE_EXAMPLE == "416 555 0123"
+    with translation.override(language):
+        for form_class in (RegistrationForm, RegistrationEditForm, SignupForm):
+            form = form_class(data={"phone": "12"})
+            assert not form.is_valid()
+            (error,) = form.errors["phone"]
+            assert PHONE_EXAMPLE in error and PHONE_EXAMPLE in str(form["phone"].help_text)
+            assert "506" not in error
+    client.cookies["django_language"] = language
+    html = register(client, tournament, phone="12").content.decode()
+    assert "506" not in html and html.count(PHONE_EXAMPLE) == 2
+    assert ("Enter a valid phone number" if language == "en" else "Введите правильный") in html
