@@ -158,6 +158,10 @@ else:
     CELERY_RESULT_BACKEND = "cache+memory://"
     CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
+# How long a process reuses its near copy of a key that a write forgets (a round's feed key, a
+# game's live state, a tournament's version; common.cache): with Redis, 500 ms (a turn reaches
+# a spectator served by another process that much later at most); without it, none.
+NEAR_CACHE_MS = int(os.environ.get("NEAR_CACHE_MS", "500")) if REDIS_URL else 0
 # Tasks report through the database (outbox rows, cache status), not through results, so a
 # Redis outage cannot stall a request waiting for the result store.
 CELERY_TASK_IGNORE_RESULT = True

@@ -17,7 +17,7 @@ from fractions import Fraction
 
 from django.core.cache import cache
 
-from common.cache import computed, reading
+from common.cache import computed, current, forget_current, keep_current, reading
 
 from . import selectors
 from .labels import num
@@ -66,12 +66,12 @@ def _version_key(slug: str) -> str:
 def tournament_key(slug: str) -> selectors.TournamentKey | None:
     """A tournament's id and version for a kept page's key: from the cache (a spectator's
     request for a kept page then reads no database), else read and kept ``KEY_SECONDS``."""
-    found = cache.get(_version_key(slug))
+    found = current(_version_key(slug))
     if found is not None:
         return selectors.TournamentKey(*found)
     key = selectors.tournament_key(slug)
     if key is not None:
-        cache.set(_version_key(slug), tuple(key), KEY_SECONDS)
+        keep_current(_version_key(slug), tuple(key), KEY_SECONDS)
     return key
 
 
@@ -79,7 +79,7 @@ def version_changed(tournament_id: int) -> None:
     """After a commit that made a new version: forget the version kept for page keys."""
     slug = Tournament.objects.filter(pk=tournament_id).values_list("slug", flat=True).first()
     if slug is not None:
-        cache.delete(_version_key(slug))
+        forget_current([_version_key(slug)])
 
 
 def _key(t: Tournament, name: str) -> str:

@@ -35,6 +35,7 @@ from django.utils.translation import gettext as _
 
 from championship.models import Board, GameResult, Round
 from championship.services import describe
+from common.cache import current, forget_current, keep_current
 
 from . import board_svg, delay, selectors
 from .engine import BLACK, WHITE
@@ -71,7 +72,7 @@ def _key_key(slug: str, number: int, spectator: bool) -> str:
 def round_changed(slug: str, number: int) -> None:
     """A game of round ``number`` of tournament ``slug`` changed (after its commit): the next
     request reads the round's versions again."""
-    cache.delete_many([_key_key(slug, number, True), _key_key(slug, number, False)])
+    forget_current([_key_key(slug, number, True), _key_key(slug, number, False)])
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ def _game_key(pk: int, spectator: bool) -> str:
 
 def game_changed(pk: int) -> None:
     """A game changed (after its commit): its live state is read again at the next poll."""
-    cache.delete_many([_game_key(pk, True), _game_key(pk, False)])
+    forget_current([_game_key(pk, True), _game_key(pk, False)])
 
 
 def game_seen(pk: int, *, spectator: bool) -> GameSeen | None:
@@ -104,7 +105,7 @@ def game_seen(pk: int, *, spectator: bool) -> GameSeen | None:
     kept ``KEY_SECONDS`` and forgotten at the game's commit: a poll of an unchanged game reads
     the cache only. One query (three with a delay) when not kept."""
     name = _game_key(pk, spectator)
-    found = cache.get(name)
+    found = current(name)
     if found is not None:
         return GameSeen(*found)
     row = (
@@ -139,7 +140,7 @@ def game_seen(pk: int, *, spectator: bool) -> GameSeen | None:
     else:
         moment = None
     seen = GameSeen(version, t_version or 0, minutes, white, black, since, moment)
-    cache.set(name, tuple(seen.__dict__.values()), KEY_SECONDS)
+    keep_current(name, tuple(seen.__dict__.values()), KEY_SECONDS)
     return seen
 
 
@@ -148,7 +149,7 @@ def feed_key(slug: str, number: int, *, spectator: bool) -> FeedKey | None:
     spectator sees the games with the tournament's delay, the arbiters without
     (``games.delay.delay_minutes_for``)."""
     name = _key_key(slug, number, spectator)
-    found = cache.get(name)
+    found = current(name)
     if found is not None:
         return FeedKey(*found)
     row = (
@@ -180,7 +181,7 @@ def feed_key(slug: str, number: int, *, spectator: bool) -> FeedKey | None:
         minutes=minutes,
         at=at,
     )
-    cache.set(name, tuple(key.__dict__.values()), KEY_SECONDS)
+    keep_current(name, tuple(key.__dict__.values()), KEY_SECONDS)
     return key
 
 

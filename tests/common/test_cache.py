@@ -135,3 +135,95 @@ def test_a_missing_page_may_be_answered_instead_and_a_kept_one_is_not() -> None:
         layers.page_for(request, "p", lambda: HttpResponse("newer"), instead=lambda: other).content
         == b"new"
     )
+
+
+# --- the near copy in each process ---------------------------------------------------------
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_near_value_lives_until_its_moment_and_the_least_read_goes_first() -> None:
+    clock = Clock()
+    near = layers.Near(size=2, clock=clock)
+    near.put("a", 1, 0.5)
+    near.put("b", 2, 10)
+    assert near.get("a") == 1
+    clock.now += 0.5
+    assert near.get("a") is None  # its time is up
+    near.put("a", 1, 10)
+    assert near.get("b") == 2  # "a" is now the least recently read
+    near.put("c", 3, 10)
+    assert (near.get("a"), near.get("b"), near.get("c")) == (None, 2, 3)
+    near.forget(["b", "nothing"])
+    assert near.get("b") is None and near.get("c") == 3
+
+
+class Counting:
+    """The cache, counting the round trips a request makes to it."""
+
+    def __init__(self) -> None:
+        self.trips = 0
+
+    def __getattr__(self, name: str) -> object:
+        attribute = getattr(cache, name)
+        if not callable(attribute):
+            return attribute
+
+        def counted(*args: object, **kwargs: object) -> object:
+            self.trips += 1
+            return attribute(*args, **kwargs)
+
+        return counted
+
+
+@pytest.fixture
+def trips(monkeypatch: pytest.MonkeyPatch, settings: object) -> Counting:
+    """The near copy on (as with Redis) and empty; the cache's round trips counted."""
+    settings.NEAR_CACHE_MS = 500  # type: ignore[attr-defined]
+    counting = Counting()
+    monkeypatch.setattr(layers, "cache", counting)
+    clock = Clock()
+    monkeypatch.setattr(layers, "near", layers.Near(clock=clock))
+    counting.clock = clock  # type: ignore[attr-defined]
+    return counting
+
+
+def test_a_current_key_is_read_near_until_a_write_forgets_it_or_its_time_is_up(
+    trips: Counting,
+) -> None:
+    layers.keep_current("k", "v1", 1)
+    assert trips.trips == 1
+    assert layers.current("k") == "v1" and trips.trips == 1  # near: no round trip
+    cache.set("k", "v2", 1)  # another process's write, not forgotten here yet
+    assert layers.current("k") == "v1"
+    trips.clock.now += 0.5  # type: ignore[attr-defined]
+    assert layers.current("k") == "v2" and trips.trips == 2  # within NEAR_CACHE_MS
+    layers.forget_current(["k"])  # a write in this process: forgotten at once
+    assert layers.current("k") is None
+
+
+def test_without_a_shared_cache_nothing_is_kept_near(settings: object) -> None:
+    settings.NEAR_CACHE_MS = 0  # type: ignore[attr-defined]
+    layers.near.clear()
+    layers.keep_current("k", "v1", 1)
+    cache.set("k", "v2", 1)
+    assert layers.current("k") == "v2"
+    assert layers.near.get("k") is None
+
+
+def test_a_kept_page_is_sent_from_near_without_a_round_trip(trips: Counting) -> None:
+    request = RequestFactory().get("/p/")
+    first = layers.page_for(request, "page-key", lambda: HttpResponse(b"<p>x</p>" * 100))
+    before = trips.trips
+    again = layers.page_for(request, "page-key", lambda: HttpResponseNotFound())
+    assert again.status_code == 200 and again.content == first.content
+    assert trips.trips == before
+    trips.clock.now += 600  # a versioned page is never stale: kept as long as in the cache
+    assert layers.page_for(request, "page-key", HttpResponseNotFound).status_code == 200
+    assert trips.trips == before

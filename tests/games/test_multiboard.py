@@ -128,3 +128,28 @@ def test_a_draft_or_missing_round_has_no_multiboard() -> None:
     assert Client().get("/t/hall-open/round/2/live.json").status_code == 404
     assert Client().get("/t/nothing/round/1/live/").status_code == 404
     assert Client().get(f"/t/hall-open/round/{rnd.number}/live/").status_code == 200
+
+
+def test_with_a_shared_cache_an_unchanged_round_is_polled_from_the_process_near_copy(
+    monkeypatch: pytest.MonkeyPatch, settings: object
+) -> None:
+    """As with Redis (common.cache, the near copy): a poll of an unchanged round makes no
+    round trip to the cache, and a turn committed in this process is in the next poll."""
+    from common import cache as layers
+
+    from ..common.test_cache import Counting
+
+    settings.NEAR_CACHE_MS = 500  # type: ignore[attr-defined]
+    monkeypatch.setattr(layers, "near", layers.Near())
+    counting = Counting()
+    monkeypatch.setattr(layers, "cache", counting)
+    rnd = published_round()
+    game = games_of(rnd)[0]
+    tag = _feed(Client(), rnd)["ETag"]
+    before = counting.trips
+    assert _feed(Client(), rnd, If_None_Match=tag).status_code == 304
+    assert _feed(Client(), rnd).status_code == 200
+    assert counting.trips == before
+    services.clock_start(game=game, user=None)  # its commit forgets the round's key here
+    changed = _feed(Client(), rnd, If_None_Match=tag)
+    assert changed.status_code == 200 and changed["ETag"] != tag
