@@ -106,18 +106,23 @@ def _near_seconds() -> float:
     return int(getattr(settings, "NEAR_CACHE_MS", 0)) / 1000
 
 
+def _near_or_shared(key: str, keep_near: float) -> Any:
+    """The value under ``key``: this process's near copy, else the cache's (then kept near for
+    ``keep_near`` seconds); straight from the cache while the near copy is off."""
+    if not _near_seconds():
+        return cache.get(key)
+    found = near.get(key)
+    if found is None:
+        found = cache.get(key)
+        if found is not None:
+            near.put(key, found, keep_near)
+    return found
+
+
 def current(key: str) -> Any:
     """The value under ``key``, one that a write forgets (``forget_current``): this process's
-    near copy while it is fresh, else the cache's (then kept near)."""
-    seconds = _near_seconds()
-    if seconds:
-        found = near.get(key)
-        if found is not None:
-            return found
-    found = cache.get(key)
-    if found is not None and seconds:
-        near.put(key, found, seconds)
-    return found
+    near copy while it is fresh (``NEAR_CACHE_MS``), else the cache's."""
+    return _near_or_shared(key, _near_seconds())
 
 
 def keep_current(key: str, value: Any, seconds: float) -> None:
@@ -136,15 +141,9 @@ def forget_current(keys: list[str]) -> None:
 
 
 def _kept_page(key: str) -> Page | None:
-    """The page kept under ``key`` (versioned: never stale), near or from the cache."""
-    near_on = bool(_near_seconds())
-    if near_on:
-        page: Page | None = near.get(key)
-        if page is not None:
-            return page
-    page = cache.get(key)
-    if page is not None and near_on:
-        near.put(key, page, SECONDS)
+    """The page kept under ``key`` (versioned: never stale, so kept near as long as in the
+    cache)."""
+    page: Page | None = _near_or_shared(key, SECONDS)
     return page
 
 

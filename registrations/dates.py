@@ -26,26 +26,26 @@ def sentence(text: str) -> str:
 
 def long_date(value: date | datetime) -> str:
     """The weekday and the date in words."""
-    if isinstance(value, datetime):
-        value = timezone.localtime(value)
     # Translators: a Django date format (https://docs.djangoproject.com/en/stable/ref/templates/builtins/#date); Russian: "l, j E Y" (E is the month in the genitive).
-    text = formats.date_format(value, pgettext("long date with weekday", "l, F j, Y"))
-    if (get_language() or "").split("-")[0] in LOWER_CASE_WEEKDAYS:
-        weekday = formats.date_format(value, "l")
-        text = text.replace(weekday, weekday.lower(), 1)
-    return text
+    return _dated(value, pgettext("long date with weekday", "l, F j, Y"), "l")
 
 
 def short_date(value: date | datetime) -> str:
     """The weekday and the date, short, with the month in words: ``Thu 3 Dec`` / ``чт 3 декабря``
     (a numeric day and month, ``03.12``, reads as the 3rd of December in Russian and as March
     12 to many in English)."""
+    # Translators: a Django date format (https://docs.djangoproject.com/en/stable/ref/templates/builtins/#date), short, the month in words; Russian: "D j E" (E is the month in the genitive).
+    return _dated(value, pgettext("short date with weekday", "D j M"), "D")
+
+
+def _dated(value: date | datetime, fmt: str, weekday_fmt: str) -> str:
+    """``value`` (a moment: on the local clocks) in ``fmt``, its weekday (``weekday_fmt``) in
+    lower case in the languages that write it so."""
     if isinstance(value, datetime):
         value = timezone.localtime(value)
-    # Translators: a Django date format (https://docs.djangoproject.com/en/stable/ref/templates/builtins/#date), short, the month in words; Russian: "D j E" (E is the month in the genitive).
-    text = formats.date_format(value, pgettext("short date with weekday", "D j M"))
+    text = formats.date_format(value, fmt)
     if (get_language() or "").split("-")[0] in LOWER_CASE_WEEKDAYS:
-        weekday = formats.date_format(value, "D")
+        weekday = formats.date_format(value, weekday_fmt)
         text = text.replace(weekday, weekday.lower(), 1)
     return text
 
