@@ -37,10 +37,18 @@ def _say(value: datetime, t: Tournament) -> str:
 
 
 def _moved(t: Tournament, changed: list[int]) -> None:
-    """Players of a published round whose start moved are told (the pairing e-mails)."""
+    """Players of a published round whose start moved are told (the pairing e-mails), unless
+    the round is played (every result in): a correction of the record tells nobody."""
+    played = selectors.rounds_done(t)
     published = t.round_set.filter(number__in=changed, status=Round.Status.PUBLISHED)
-    for rnd in published.order_by("number"):
+    for rnd in published.exclude(number__in=played).order_by("number"):
         round_pairings_changed.send(sender=Round, round=rnd)
+
+
+def _minute(value: datetime) -> datetime:
+    """A start as the schedule holds it: to the minute (the form shows and takes minutes, so a
+    start stored with seconds is not "changed" by saving the form as it was shown)."""
+    return value.replace(second=0, microsecond=0)
 
 
 def round_starts_set(*, tournament: Tournament, starts: dict[int, datetime | None]) -> list[int]:
@@ -60,6 +68,7 @@ def round_starts_set(*, tournament: Tournament, starts: dict[int, datetime | Non
         t = Tournament.objects.select_for_update().get(pk=tournament.pk)
         existing = {r.number: r for r in t.round_starts.all()}
         wanted = {n: s.starts_at for n, s in existing.items()}
+        starts = {n: None if at is None else _minute(at) for n, at in starts.items()}
         for n, at in starts.items():
             if at is None:
                 wanted.pop(n, None)
@@ -88,7 +97,7 @@ def round_starts_set(*, tournament: Tournament, starts: dict[int, datetime | Non
             elif row is None:
                 RoundStart.objects.create(tournament=t, number=n, starts_at=at)
                 changed.append(n)
-            elif row.starts_at != at:
+            elif _minute(row.starts_at) != at:
                 row.starts_at = at
                 row.sequence += 1
                 row.save(update_fields=["starts_at", "sequence"])

@@ -9,7 +9,7 @@ import pytest
 from django.core import mail
 from django.db import transaction
 
-from championship import services
+from championship import selectors, services
 from championship.models import Board, Entrant, Round
 from championship.signals import round_pairings_changed
 from registrations.models import OutboundEmail, Registration
@@ -199,3 +199,32 @@ def test_the_rows_are_written_with_the_publication_and_sent_once(monkeypatch) ->
     assert len(mail.outbox) == 4
     assert all(m.extra_headers.get("Message-ID") for m in mail.outbox)
     assert at(SATURDAY, 10)  # the schedule the e-mails read
+
+
+def test_saving_the_schedule_as_it_was_shown_moves_nothing_and_tells_nobody(mailoutbox) -> None:  # type: ignore[no-untyped-def]
+    """A start stored with seconds (the demo's, an import's) is shown to the minute; saved
+    back as shown, it has not moved: no new calendar SEQUENCE, no e-mail."""
+    from datetime import timedelta
+
+    from championship.models import RoundStart
+
+    rnd, _regs = published(n=4, walk_ins=0)
+    t = rnd.tournament
+    row = RoundStart.objects.get(tournament=t, number=1)
+    RoundStart.objects.filter(pk=row.pk).update(starts_at=row.starts_at + timedelta(seconds=37))
+    mailoutbox.clear()
+    shown = {n: at.replace(second=0) for n, at in selectors.round_starts(t).items()}
+    assert services.round_starts_set(tournament=t, starts=shown) == []
+    assert RoundStart.objects.get(pk=row.pk).sequence == row.sequence
+    assert {r.kind for r in pairing_rows()} == {"pairing_published"} and mailoutbox == []
+
+
+def test_moving_a_played_round_tells_nobody(mailoutbox) -> None:  # type: ignore[no-untyped-def]
+    """A round with every result in is the past: correcting its start e-mails nobody."""
+    from championship.models import GameResult
+
+    rnd, _regs = published(n=4, walk_ins=0)
+    GameResult.objects.filter(board__round=rnd).update(result="1-0", termination="home")
+    mailoutbox.clear()
+    assert services.round_starts_shift(tournament=rnd.tournament, from_round=1, minutes=30)
+    assert {r.kind for r in pairing_rows()} == {"pairing_published"} and mailoutbox == []
