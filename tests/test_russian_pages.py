@@ -177,3 +177,17 @@ def test_the_explorers_colour_choices_agree_with_their_label(client: Client) -> 
     select = html.split('id="explorer-colour"', 1)[1].split("</select>", 1)[0]
     options = re.findall(r">([^<]+)</option>", select)
     assert options == ["любой", "белые", "чёрные"], options
+
+
+@pytest.mark.django_db
+def test_the_russian_tabs_name_the_standings_as_their_headings_do() -> None:
+    """«Таблица» is the standings everywhere (the tab, «Таблица после 2-го тура», «Итоговая
+    таблица»), «Кросс-таблица» the crosstable: a player who taps «Таблица» gets the standings."""
+    t = create_running_swiss(slug="ru-tabs", players=8, rounds=2)
+    page = Client(HTTP_ACCEPT_LANGUAGE="ru").get(f"/t/{t.slug}/").content.decode()
+    links = dict(
+        (text.strip(), href)
+        for href, text in re.findall(r'<a[^>]+href="(/t/ru-tabs/[a-z]+/)"[^>]*>([^<]+)</a>', page)
+    )
+    assert links.get("Таблица") == "/t/ru-tabs/standings/"
+    assert links.get("Кросс-таблица") == "/t/ru-tabs/crosstable/"

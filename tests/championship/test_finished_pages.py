@@ -74,7 +74,7 @@ def test_the_player_page_says_finished_with_the_final_place_and_offers_nothing_t
         russian = text(get(client, page_url(elena), "ru"))
     assert "The tournament is finished: the standings are final." in page
     assert "Your final place: " in page
-    assert "Турнир завершён: турнирная таблица окончательная." in russian
+    assert "Турнир завершён: таблица окончательная." in russian
     assert "Ваше итоговое место: " in russian
     for shown in (page, russian):
         assert 'data-round="1"' in shown
