@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from championship import services as championship
-from championship.models import Board, NoShow, Round
+from championship.models import Board, GameResult, NoShow, Round
 from common.converters import posted_id
 from common.links import absolute_url
 
@@ -208,14 +208,23 @@ def progress(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 def _pairing_games(rnd: Round) -> list[tuple[Board, int, Game | None]]:
+    """The round's games still to be played at a board, with their game where it exists: a
+    game whose result is in already (a forfeit recorded in the hall before the round began)
+    needs no tablet and no paper sheet."""
     boards = list(
         rnd.boards.exclude(black=None).select_related("white", "black").order_by("number")
     )
     games = {(g.board_id, g.number): g for g in Game.objects.filter(board__round=rnd)}
+    decided = set(
+        GameResult.objects.filter(board__round=rnd)
+        .exclude(result="")
+        .values_list("board_id", "number")
+    )
     return [
         (b, n, games.get((b.pk, n)))
         for b in boards
         for n in range(1, rnd.tournament.games_per_pairing + 1)
+        if (b.pk, n) not in decided
     ]
 
 
@@ -227,6 +236,8 @@ def tablets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     rnd = _round(slug, number)
     if request.method == "POST":
         try:
+            if rnd.tournament.is_finished:  # (every pairing decided: nothing would be tried)
+                raise services.Frozen
             for board, game_number, game in _pairing_games(rnd):
                 if game is None:
                     board.round = rnd

@@ -130,6 +130,25 @@ def test_the_tablets_sheet_has_a_link_and_qr_code_per_game(settings) -> None:  #
     assert "game 2" in page
 
 
+def test_a_board_forfeited_before_the_round_gets_no_tablet_and_no_paper_sheet() -> None:
+    """A result recorded already (a no-show forfeit in the hall) needs no link, no card and
+    no move sheet: they would only print a game that says it is over."""
+    from championship.services import board_no_show_forfeit
+
+    rnd = published_round(players=6)
+    forfeited = rnd.boards.exclude(black=None).order_by("number").first()
+    assert forfeited is not None
+    board_no_show_forfeit(board=forfeited, absent="black", user=None)
+    client, _user = organiser_client()
+    assert "2 games have no link yet" in _hall(client, rnd, "tablets/").content.decode()
+    client.post(f"/t/{rnd.tournament.slug}/round/1/tablets/", {"action": "make"})
+    assert not Game.objects.filter(board=forfeited).exists()
+    assert Game.objects.filter(board__round=rnd).count() == 2
+    assert _hall(client, rnd, "tablets/").content.decode().count('<svg class="qr"') == 2
+    sheets = _hall(client, rnd, "sheets/").content.decode()
+    assert sheets.count('<section class="paper-sheet"') == 2
+
+
 def test_a_forged_host_header_never_reaches_a_printed_qr_code(settings) -> None:  # type: ignore[no-untyped-def]
     """The links and their QR codes are built from SITE_URL (common.links), whatever Host
     the request names (a proxy may pass any name ALLOWED_HOSTS lets through)."""
