@@ -25,7 +25,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from registrations.dates import sentence, short_date
+from common.dates import sentence, short_date
 
 from . import selectors, tables
 from .labels import BYE_NAMES, points_writer

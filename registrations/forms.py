@@ -15,7 +15,9 @@ from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from phonenumber_field.formfields import PhoneNumberField
 
-from . import dates, email_typos
+from common import dates
+
+from . import email_typos
 from .models import LANGUAGE_CHOICES, Announcement, Experience, MasterClassSession
 from .services.masterclass import signup_refusal
 

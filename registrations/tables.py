@@ -15,9 +15,9 @@ from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from common.dates import short_date_time
 from common.exports import Sheet
 
-from .dates import short_date_time
 from .models import Experience, MasterClassSignup, Registration
 
 REGISTRATION_STATUS = {

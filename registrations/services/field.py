@@ -17,8 +17,8 @@ from championship import schedule, selectors
 from championship.models import Entrant, RequestedBye, Tournament
 from championship.services import ChampionshipError, CheckIn, entrant_check_in, tournament_changed
 from championship.services.schedule import time_text
+from common import dates
 
-from .. import dates
 from ..models import Registration
 from ..selectors import EntrantsAlready
 

@@ -1,5 +1,5 @@
 """Template filters of the registrations pages and e-mails: dates in words in the active
-language and Toronto time (``registrations.dates``). They start with a capital letter, as a
+language and Toronto time (``common.dates``). They start with a capital letter, as a
 date that starts a line; ``:"inline"`` gives the date as it reads inside a sentence, and after a
 label, which the sentence goes on from (in Russian, "…, среда, 23 декабря", "Начало: среда,
 23 декабря": the e-mails' labelled dates and the lines of what changed read alike)."""
@@ -12,7 +12,7 @@ from typing import Any
 from django import template
 from django.utils.translation import pgettext
 
-from .. import dates
+from common import dates
 
 register = template.Library()
 

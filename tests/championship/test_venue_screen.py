@@ -160,7 +160,7 @@ def test_a_finished_tournament_shows_its_final_standings_and_no_next_round() -> 
 def test_dates_with_the_month_in_words_in_each_language() -> None:
     from django.utils import translation
 
-    from registrations.dates import short_date
+    from common.dates import short_date
 
     day = datetime(2026, 12, 3).date()
     with translation.override("en"):

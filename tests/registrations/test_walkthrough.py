@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from registrations import dates
+from common import dates
 from registrations.forms import SessionChoiceField
 from tests.conftest import make_session
 
