@@ -24,6 +24,7 @@ from common.links import absolute_url
 from . import hall as boards
 from . import noshow, services, tablet
 from .engine.core import PHASE_PLIES
+from .engine.vocabulary import UNPLAYED_TERMINATIONS
 from .models import Game
 from .views import organiser
 
@@ -208,15 +209,15 @@ def progress(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 def _pairing_games(rnd: Round) -> list[tuple[Board, int, Game | None]]:
-    """The round's games still to be played at a board, with their game where it exists: a
-    game whose result is in already (a forfeit recorded in the hall before the round began)
-    needs no tablet and no paper sheet."""
+    """The round's games played at a board, with their game where it exists: a game not
+    played (a forfeit, as the hall records for a no-show) needs no tablet and no paper
+    sheet."""
     boards = list(
         rnd.boards.exclude(black=None).select_related("white", "black").order_by("number")
     )
     games = {(g.board_id, g.number): g for g in Game.objects.filter(board__round=rnd)}
     decided = set(
-        GameResult.objects.filter(board__round=rnd)
+        GameResult.objects.filter(board__round=rnd, termination__in=UNPLAYED_TERMINATIONS)
         .exclude(result="")
         .values_list("board_id", "number")
     )
