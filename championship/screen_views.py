@@ -23,8 +23,9 @@ def _mode(request: HttpRequest) -> str:
 
 def venue_screen(request: HttpRequest, slug: str) -> HttpResponse:
     """The current round's pairings and the standings, rotating (a finished tournament: its
-    final standings), with the schedule and a clock; reloads itself when the results change (between two turns of the slides). Kept
-    whole per version of the tournament and language."""
+    final standings), with the schedule and a clock; reloads itself when the results change
+    (between two turns of the slides). Kept whole per version of the tournament and
+    language."""
     mode = _mode(request)
     languages = screen.MODES[mode]
 

@@ -181,8 +181,7 @@ def schedule_rows(t: Tournament, *, total: int | None = None) -> list[ScheduleRo
     if t.is_finished:
         return [ScheduleRow(n, starts.get(n), status[n]) for n in sorted(status)]
     if total is None:
-        field = 0 if t.system == Tournament.System.SWISS else t.entrants.count()
-        total = manager.total_rounds(t, field)
+        total = _schedule_total(t)
     last = max([total, *status])
     return [ScheduleRow(n, starts.get(n), status.get(n, "")) for n in range(1, last + 1)]
 
@@ -191,8 +190,13 @@ def rounds_not_played(t: Tournament) -> list[int]:
     """The rounds of the schedule that were never paired: after the tournament is finished,
     rounds that will not be played (the finish page warns of them first)."""
     played = set(t.round_set.values_list("number", flat=True))
+    return [n for n in range(1, _schedule_total(t) + 1) if n not in played]
+
+
+def _schedule_total(t: Tournament) -> int:
+    """The rounds the schedule has (a round robin's follow from its field: one query)."""
     field = 0 if t.system == Tournament.System.SWISS else t.entrants.count()
-    return [n for n in range(1, manager.total_rounds(t, field) + 1) if n not in played]
+    return manager.total_rounds(t, field)
 
 
 def check_in_window(

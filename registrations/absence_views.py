@@ -34,17 +34,6 @@ from .services import entries
 ANSWERS = {"continue": True, "withdraw": False}
 
 
-def registration_of(token: str) -> Registration:
-    """The registration a signed link names (``LinkError`` if tampered with or expired);
-    following it confirms the address (``entries.registration_link_followed``)."""
-    pk, email = tokens.read_token(tokens.MANAGE, token)
-    registration = Registration.objects.select_related("tournament").filter(pk=pk).first()
-    if registration is None or registration.email.lower() != email:
-        raise tokens.LinkError(expired=False)
-    entries.registration_link_followed(registration=registration)
-    return registration
-
-
 def absence_context(registration: Registration, token: str) -> dict[str, Any]:
     """What ``championship/player/_absence.html`` needs: the player's absences (the open
     question first), where the form posts and the player's own page (to go back to)."""
@@ -61,7 +50,7 @@ def absence_context(registration: Registration, token: str) -> dict[str, Any]:
 def absence(request: HttpRequest, token: str) -> HttpResponse:
     """GET: the question (and the answers given); POST: the player's answer."""
     try:
-        registration = registration_of(token)
+        registration = entries.registration_by_link(tokens.MANAGE, token)
     except tokens.LinkError as error:
         return render(
             request,

@@ -1,9 +1,9 @@
 """The player's own page of the tournament day, reached from the signed link of their
 registration's e-mails (no account, no password): their status, the schedule with a countdown,
 self check-in while the window is open, their board, colour and opponent as soon as a round is
-published, their results and standing, their games, and the way to withdraw; once the tournament is
-finished, their final place instead of what is to come (no countdown, check-in or withdraw). It follows the
-day without a reload: ``static/js/player.js`` polls ``state.json`` and, when the version
+published, their results and standing, their games, and the way to withdraw; once the
+tournament is finished, their final place instead of what is to come (no countdown, check-in
+or withdrawal). It follows the day without a reload: ``static/js/player.js`` polls ``state.json`` and, when the version
 changes (or a time the page depends on passes), fetches the page and swaps its content.
 
 In the registrations app (a layer above the championship, whose pages and tables it reads):
@@ -42,18 +42,11 @@ from .services import entries, field
 
 def _registration(slug: str, token: str) -> Registration:
     """The registration the token was signed for (``tokens.LinkError`` otherwise: tampered,
-    expired, another tournament's address, an anonymised person). Following the link confirms
-    the address (``entries.registration_link_followed``)."""
-    pk, email = tokens.read_token(tokens.PLAYER, token)
-    reg = Registration.objects.select_related("tournament").filter(pk=pk).first()
-    if (
-        reg is None
-        or reg.anonymised_at is not None
-        or reg.email.lower() != email
-        or reg.tournament.slug != slug
-    ):
+    expired, another tournament's address, an anonymised person), through the door of every
+    link (``entries.registration_by_link``, which confirms the address)."""
+    reg = entries.registration_by_link(tokens.PLAYER, token)
+    if reg.anonymised_at is not None or reg.tournament.slug != slug:
         raise tokens.LinkError(expired=False)
-    entries.registration_link_followed(registration=reg)
     return reg
 
 

@@ -206,22 +206,10 @@ def _link_error(request: HttpRequest, error: tokens.LinkError) -> HttpResponse:
     )
 
 
-def _registration_from(request: HttpRequest, purpose: str, token: str) -> Registration:
-    """The registration a signed link names; following it confirms the address
-    (``entries.registration_link_followed``)."""
-    pk, email = tokens.read_token(purpose, token)
-    registration = Registration.objects.select_related("tournament").filter(pk=pk).first()
-    if registration is None or registration.email.lower() != email:
-        raise tokens.LinkError(expired=False)
-    if purpose != tokens.CONFIRM:  # the confirmation's page says whether it was new
-        entries.registration_link_followed(registration=registration)
-    return registration
-
-
 @language_from_query
 def confirm(request: HttpRequest, token: str) -> HttpResponse:
     try:
-        registration = _registration_from(request, tokens.CONFIRM, token)
+        registration = entries.registration_by_link(tokens.CONFIRM, token)
     except tokens.LinkError as error:
         return _link_error(request, error)
     newly = entries.registration_confirm_email(registration=registration)
@@ -243,7 +231,7 @@ def confirm(request: HttpRequest, token: str) -> HttpResponse:
 @language_from_query
 def manage(request: HttpRequest, token: str) -> HttpResponse:
     try:
-        registration = _registration_from(request, tokens.MANAGE, token)
+        registration = entries.registration_by_link(tokens.MANAGE, token)
     except tokens.LinkError as error:
         return _link_error(request, error)
     initial = {
@@ -285,7 +273,7 @@ def manage(request: HttpRequest, token: str) -> HttpResponse:
 def withdraw(request: HttpRequest, token: str) -> HttpResponse:
     """GET asks first and says what happens to the place; POST withdraws."""
     try:
-        registration = _registration_from(request, tokens.MANAGE, token)
+        registration = entries.registration_by_link(tokens.MANAGE, token)
     except tokens.LinkError as error:
         return _link_error(request, error)
     if registration.status == Registration.Status.WITHDRAWN:
@@ -322,7 +310,7 @@ def withdraw(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def reenter(request: HttpRequest, token: str) -> HttpResponse:
     try:
-        registration = _registration_from(request, tokens.MANAGE, token)
+        registration = entries.registration_by_link(tokens.MANAGE, token)
     except tokens.LinkError as error:
         return _link_error(request, error)
     try:

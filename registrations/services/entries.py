@@ -19,6 +19,7 @@ from championship.services import CheckIn, WithdrawnBy
 from championship.services.changes import tournament_changed
 from championship.services.errors import RegistrationClosed as _RegistrationClosed
 
+from .. import tokens
 from ..models import MasterClassSignup, Registration
 from .outbox import outbox_enqueue
 from .participation import participant_reinstate, participant_withdraw
@@ -101,15 +102,24 @@ def registration_confirm_email(*, registration: Registration, now: datetime | No
     return bool(updated)
 
 
-def registration_link_followed(*, registration: Registration) -> bool:
-    """A signed link of the registration (its own page, the player's page of the day, the
-    absence question) was followed: it went only to the registration's address and names it
-    (``tokens``: a changed address makes it invalid), so following it proves the address
-    receives mail, as the confirmation link does — the address is confirmed
-    (``registration_confirm_email``; nothing is written once it is). True if newly confirmed."""
-    if registration.email_confirmed_at is not None or registration.anonymised_at is not None:
-        return False
-    return registration_confirm_email(registration=registration)
+def registration_by_link(purpose: str, token: str) -> Registration:
+    """The registration a signed link names (``tokens.LinkError``: tampered with, expired, or
+    its address changed since), the one door of every page reached by a link. Following it
+    confirms the address: the link went only to that address by e-mail and names it, so it
+    proves the address receives mail as the confirmation link does (``registration_confirm_email``;
+    nothing is written once confirmed, nor for an anonymised person). The confirmation link's
+    own page confirms it itself, saying whether it was new."""
+    pk, email = tokens.read_token(purpose, token)
+    registration = Registration.objects.select_related("tournament").filter(pk=pk).first()
+    if registration is None or registration.email.lower() != email:
+        raise tokens.LinkError(expired=False)
+    if (
+        purpose != tokens.CONFIRM
+        and registration.email_confirmed_at is None
+        and registration.anonymised_at is None
+    ):
+        registration_confirm_email(registration=registration)
+    return registration
 
 
 def registration_update(
