@@ -110,7 +110,9 @@ def sheet_changed(game: Game, eg: EngineGame) -> dict[str, tuple[int, int]] | No
     counts of mistakes and blunders of the analysis that holds for the sheet now (None: none
     is done), which the championship is told with the sheet."""
     key = moves_key(eg)
-    row = GameAnalysis.objects.filter(game_id=game.pk).first()  # one a game, if any
+    # One a game, if any (none when the turn's lock read that there is none).
+    none = selectors.taken(game, "analysis") is False
+    row = None if none else GameAnalysis.objects.filter(game_id=game.pk).first()
     if row is not None and row.moves != key:
         row.delete()
         row = None

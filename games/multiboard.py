@@ -7,7 +7,7 @@ Cheap under load, and bounded in queries whatever the number of boards:
   results), the delay, and each game's version as the viewer sees it (for a spectator of a
   tournament with a delay: the version of the game's snapshot at now − delay, ``games.delay``).
   It takes two queries (four with a delay) and is kept ``KEY_SECONDS`` in the cache; a change
-  of a game forgets it at its commit (``round_changed``), so a turn is in the next poll;
+  of a game forgets it at its commit (``game_changed``), so a turn is in the next poll;
 - **the feed and the page** are kept whole under that key (``common.cache.page_for``:
   gzipped, an ETag, ``304`` for a poller that has it), so 1,000 spectators polling an
   unchanged round cost two cache reads each, and a turn costs one build;
@@ -69,10 +69,8 @@ def _key_key(slug: str, number: int, spectator: bool) -> str:
     return f"mb:key:{slug}:{number}:{'s' if spectator else 'a'}"
 
 
-def round_changed(slug: str, number: int) -> None:
-    """A game of round ``number`` of tournament ``slug`` changed (after its commit): the next
-    request reads the round's versions again."""
-    forget_current([_key_key(slug, number, True), _key_key(slug, number, False)])
+def _round_keys(slug: str, number: int) -> list[str]:
+    return [_key_key(slug, number, True), _key_key(slug, number, False)]
 
 
 @dataclass(frozen=True)
@@ -95,9 +93,13 @@ def _game_key(pk: int, spectator: bool) -> str:
     return f"mb:game:{pk}:{'s' if spectator else 'a'}"
 
 
-def game_changed(pk: int) -> None:
-    """A game changed (after its commit): its live state is read again at the next poll."""
-    forget_current([_game_key(pk, True), _game_key(pk, False)])
+def game_changed(pk: int, where: tuple[str, int] | None = None) -> None:
+    """A game changed (after its commit): its live state is read again at the next poll, and
+    so are the versions of its round (``where``: its tournament's slug and the round's
+    number; None for a friendly game), in one round trip to the cache."""
+    forget_current(
+        [_game_key(pk, True), _game_key(pk, False), *(_round_keys(*where) if where else [])]
+    )
 
 
 def game_seen(pk: int, *, spectator: bool) -> GameSeen | None:
@@ -333,4 +335,4 @@ def now_ms() -> int:
     return int(timezone.now().timestamp() * 1000)
 
 
-__all__ = ["FeedKey", "feed", "feed_key", "round_changed"]
+__all__ = ["FeedKey", "feed", "feed_key", "game_changed"]

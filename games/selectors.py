@@ -6,7 +6,9 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from datetime import datetime
+from typing import Any
 
+from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -18,7 +20,7 @@ from .engine import BLACK, WHITE, EngineError
 from .engine.core import SideName
 from .engine.game import Game as EngineGame
 from .engine.vocabulary import ENGINE_TERMINATIONS, Result, Termination
-from .models import Game, Turn
+from .models import Game, GameAnalysis, Turn
 
 
 def turns_of(game: Game) -> list[Turn]:
@@ -107,18 +109,61 @@ def side_name(value: str) -> SideName | None:
     return WHITE if value == WHITE else BLACK if value == BLACK else None
 
 
+def turn_reads() -> dict[str, Any]:
+    """What a turn reads after its game's lock, as annotations of the lock's statement (each a
+    round trip to the database of its own otherwise; docs/performance.md, "The hall"): the
+    result entered by hand (``entered_result``), whether a later round is paired
+    (``tablet_round_refusal``) and whether the game has an analysis
+    (``analysis.sheet_changed``).
+
+    Each is read once: the first of those functions to ask takes it off the game (``taken``),
+    and any later question in the transaction, after its writes, reads the database. Read with
+    the lock (as the statement began, before any wait for it) is as good as read after it: an
+    analysis is made under the game's lock and only of a finished game, on which no turn is
+    played, so one made while the turn waited is of a game the turn then refuses; the entered
+    result and the later rounds are not kept by the game's lock either way (the championship
+    checks the result again under its own)."""
+    entered = GameResult.objects.filter(
+        board_id=OuterRef("board_id"), number=OuterRef("number")
+    ).order_by()  # one row, no join for the default order
+    later = Round.objects.filter(
+        tournament_id=OuterRef("board__round__tournament_id"),
+        number__gt=OuterRef("board__round__number"),
+    )
+    return {
+        **{f"read_entered_{f}": Subquery(entered.values(f)[:1]) for f in _ENTERED},
+        "read_later_round": Exists(later),
+        "read_analysis": Exists(GameAnalysis.objects.filter(game_id=OuterRef("pk"))),
+    }
+
+
+_ENTERED = ("result", "termination", "source")
+_NOT_READ = object()
+
+
+def taken(game: Game, name: str) -> Any:
+    """What ``turn_reads`` read along with the game under ``name``, taken off it (None: not
+    read, or taken already)."""
+    value = game.__dict__.pop(f"read_{name}", _NOT_READ)
+    return None if value is _NOT_READ else value
+
+
 def entered_result(game: Game) -> tuple[str, str] | None:
     """The result an organiser entered by hand for this game of a pairing, if any."""
     if game.board_id is None:
         return None
-    row = (
-        GameResult.objects.filter(board_id=game.board_id, number=game.number)
-        .values_list("result", "termination", "source")
-        .first()
-    )
+    row: tuple[str | None, ...] | None
+    if f"read_entered_{_ENTERED[0]}" in game.__dict__:  # read with the game's lock
+        row = tuple(taken(game, f"entered_{f}") for f in _ENTERED)
+    else:
+        row = (
+            GameResult.objects.filter(board_id=game.board_id, number=game.number)
+            .values_list(*_ENTERED)
+            .first()
+        )
     if row is None or not row[0] or row[2] != GameResult.Source.ORGANISER:
         return None
-    return row[0], row[1]
+    return row[0], row[1] or ""
 
 
 def apply_entered(eg: EngineGame, entered: tuple[str, str]) -> bool:
@@ -222,7 +267,8 @@ def tablet_round_refusal(game: Game) -> str | None:
         return _("This round is not published yet.")
     if board.round.tournament.status == Tournament.Status.FINISHED:
         return _("The tournament is finished: this link no longer works.")
-    if round_closed(board.round):
+    later = taken(game, "later_round")
+    if later if later is not None else round_closed(board.round):
         return _("Round %(n)d is closed: this link no longer works.") % {"n": board.round.number}
     return None
 

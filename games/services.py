@@ -92,6 +92,7 @@ def _tell_championship(
             user=user,
             overrule=overrule,
             analysis=counts,
+            savepoint=False,  # a refusal undoes the whole write here (it is let through)
         )
     except championship.ResultConflict as exc:
         raise ResultConflict(exc) from None
@@ -144,14 +145,18 @@ def game_for(board: Board, number: int = 1) -> Game:
 
 
 # --- Locking and touching -------------------------------------------------------------------
-def _lock(game: Game) -> Game:
-    locked = (
-        # ``of=("self",)``: only the game's row is locked; PostgreSQL refuses FOR UPDATE on the
-        # nullable side of the outer join to the board (a friendly game has none).
-        Game.objects.select_for_update(of=("self",))
-        .select_related("board__round__tournament")
-        .get(pk=game.pk)
-    )
+def _lock(game: Game, *, turn: bool = False) -> Game:
+    """``game`` read again with its row locked (``GameError`` if it is gone). ``turn``: for a
+    turn, the hall's busiest write, with what the turn reads next in the same statement
+    (``selectors.turn_reads``: a round trip to the database each, otherwise)."""
+    # ``of=("self",)``: only the game's row is locked; PostgreSQL refuses FOR UPDATE on the
+    # nullable side of the outer join to the board (a friendly game has none).
+    query = Game.objects.select_for_update(of=("self",)).select_related("board__round__tournament")
+    if turn:
+        query = query.annotate(**selectors.turn_reads())
+    locked = query.filter(pk=game.pk).first()
+    if locked is None:
+        raise GameError(_("This game no longer exists."))
     # The door every write of a game passes (turns, sheets, terminations, the clock, the
     # players' word): a finished tournament's games change only after a reopen. The
     # championship's write door checks it again with the tournament's row locked.
@@ -185,10 +190,8 @@ def _touch(
         clock_running_since=game.clock_running_since,
     )
     pk, board = game.pk, game.board
-    transaction.on_commit(lambda: multiboard.game_changed(pk))
-    if board is not None:
-        slug, number = board.round.tournament.slug, board.round.number
-        transaction.on_commit(lambda: multiboard.round_changed(slug, number))
+    where = (board.round.tournament.slug, board.round.number) if board is not None else None
+    transaction.on_commit(lambda: multiboard.game_changed(pk, where))
 
 
 def _flag_if_fallen(game: Game, eg: EngineGame, user: Actor, now: datetime) -> bool:
@@ -225,12 +228,17 @@ def turn_add(
     now: datetime | None = None,
 ) -> Turn:
     """Validate and record the next turn. With the application as the clock the mover's time
-    is taken from the server (not from the browser) and the other side's clock starts."""
+    is taken from the server (not from the browser) and the other side's clock starts.
+    ``tablet``: entered at the board's tablet, whose link works only while the game's round
+    is open (``selectors.tablet_round_refusal``, checked here under the lock: the tablet's
+    view reads nothing before)."""
     if len(text) > MAX_TURN_CHARS:
         raise GameError(_("A turn is a card and two steps, for example 4:5 24/20 13/8."))
     now = now or timezone.now()
     with transaction.atomic():
-        game = _lock(game)
+        game = _lock(game, turn=True)
+        if tablet and (reason := selectors.tablet_round_refusal(game)) is not None:
+            raise GameError(reason)  # the link's round, checked under the lock
         turns = selectors.turns_of(game)
         eg = selectors.replay(game, turns)
         if expected_ply is not None and expected_ply != len(turns):

@@ -40,11 +40,16 @@ class Refused(Exception):
         self.over = over
 
 
+def _signed_for(pk: int, token: str) -> None:
+    """Refused unless the link is signed for game ``pk`` (a check that reads nothing)."""
+    if tablet.game_of(token) != pk:
+        raise Refused(_("This link is not for this game."))
+
+
 def _linked(pk: int, token: str) -> Game:
     """The link's game, if the link is for it and its round is open (the checks that need no
     replay of the sheet)."""
-    if tablet.game_of(token) != pk:
-        raise Refused(_("This link is not for this game."))
+    _signed_for(pk, token)
     game = get_object_or_404(_games(), pk=pk)
     reason = selectors.tablet_round_refusal(game)
     if reason is not None:
@@ -162,13 +167,18 @@ def state(request: HttpRequest, pk: int, token: str) -> JsonResponse:
 def action(request: HttpRequest, pk: int, token: str) -> JsonResponse:
     """The clock's presses: start, pause, and a turn with the mover's clock.
 
-    A turn (the hall's busiest write) is let through on the link's round alone: the sheet is
-    replayed once, under the game's lock, where a finished game refuses any turn. Only a
+    A turn (the hall's busiest write) is let through on the link's signature alone: the game
+    is read once, under its lock, where the link's round is checked (``services.turn_add``
+    with ``tablet``) and the sheet replayed, and a finished game refuses any turn. Only a
     refused turn has the whole link checked (a finished, confirmed game answers as a link
     that no longer works, as every other request of it does)."""
     turn = request.POST.get("action") == "turn"
     try:
-        game = _linked(pk, token) if turn else _game(pk, token)[0]
+        if turn:
+            _signed_for(pk, token)
+            game = Game(pk=pk)  # only its key: the turn reads the game under its lock
+        else:
+            game = _game(pk, token)[0]
     except Refused as exc:
         return _refused(request, exc, json=True)  # type: ignore[return-value]
     response = clock_press(request, game, user=None, tablet=True)

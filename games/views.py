@@ -728,7 +728,7 @@ def clock_press(
         else:
             raise services.GameError(_("Unknown action."))
     except services.GameError as exc:
-        game.refresh_from_db()
+        game = get_object_or_404(_games(), pk=game.pk)  # as it is now (a turn's: not read yet)
         return JsonResponse({"error": str(exc), **clock_state_data(game)}, status=error_status(exc))
     if turn is None:
         game.refresh_from_db()

@@ -193,3 +193,23 @@ def test_the_command_queues_the_finished_games_left_without_an_analysis(at_the_b
     call_command("analyse_games", "--slug", game.board.round.tournament.slug, stdout=out)
     assert len(held) == 2  # a queued analysis is not asked again
     assert analysis.run(*held[0]) == "stale" and analysis.run(*held[1]) == "done"
+
+
+def test_a_turn_after_a_termination_taken_back_drops_the_analysis_of_the_shorter_game(
+    at_the_board, held
+):
+    """The turn reads with its game's lock whether the game has an analysis (one round trip
+    fewer, ``selectors.turn_reads``): an undecided game can have one — a resignation recorded,
+    then the same moves pasted without it — and the next turn, other moves, drops it."""
+    client, url, texts = at_the_board["client"], at_the_board["url"], at_the_board["texts"]
+    org, user = organiser_client()
+    game = at_the_board["game"]
+    services.turn_undo(game=game, user=user)  # two turns from the end
+    assert client.post(url, {"action": "resign", "side": "black"}).status_code == 302
+    assert GameAnalysis.objects.filter(game=game).exists()  # queued at the resignation
+    services.sheet_replace(game=game, text=record(texts[:-2]), user=user, overrule=True)
+    assert GameAnalysis.objects.filter(game=game).exists()  # the same moves: it stays
+    services.clock_start(game=game, user=user)
+    turn = services.turn_add(game=game, text=texts[-2], user=user)
+    assert turn.replay_after.outcome is None  # the game goes on
+    assert not GameAnalysis.objects.filter(game=game).exists()

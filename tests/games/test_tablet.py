@@ -75,16 +75,19 @@ def test_a_turn_is_answered_from_the_replay_made_under_the_lock(monkeypatch) -> 
 def test_a_turn_at_the_tablet_reads_and_writes_a_bounded_number_of_rows(
     django_assert_max_num_queries,  # type: ignore[no-untyped-def]
 ) -> None:
-    """The hall's busiest write (docs/performance.md, "The hall"): the link's game and round,
-    then under the lock the game, its turns and its entered result, the turn, the game's new
-    version and snapshot, the analysis looked at, and the championship's row — not the
-    opening explorer's (an undecided sheet has none), not the game read again after."""
+    """The hall's busiest write (docs/performance.md, "The hall"), each statement a round trip
+    to a database that waits for a core like everything else in the hall: the transaction's
+    start; the game locked, read with its round, its entered result, whether a later round is
+    paired and whether it has an analysis; its turns; the turn; the game's new version and its
+    snapshot; the championship's row locked with its tournament's; that row written; the
+    commit. Nothing read before the lock (the link is checked under it), no savepoint, not the
+    opening explorer's rows (an undecided sheet has none), not the game read again after."""
     rnd = published_round()
     game = games_of(rnd)[0]
     client = Client()
     assert _action(client, game, action="start")[0] == 200
     assert _action(client, game, action="turn", text=OPENING, ply="0")[0] == 200  # the first
-    with django_assert_max_num_queries(16):
+    with django_assert_max_num_queries(9):
         status, answered = _action(client, game, action="turn", text="5:4 24/20 13/8", ply="1")
     assert status == 200, answered
     assert answered["ply"] == 2
@@ -239,6 +242,23 @@ def test_a_result_entered_by_hand_or_a_closed_round_stops_the_links() -> None:
     assert refused.status_code == 403 and "Round 1 is closed" in refused.content.decode()
     assert client.post(f"{tablet_url(first)}action/", {"action": "start"}).status_code == 403
     assert Game.objects.get(pk=first.pk).clock_running_since is None
+    # A turn, whose view reads nothing before the game's lock, is refused there the same way.
+    status, answered = _action(client, first, action="turn", text=OPENING, ply="0")
+    assert status == 403 and answered["refused"] and "Round 1 is closed" in answered["error"]
+    assert not first.turns.exists()
+
+
+def test_a_turn_for_a_game_that_is_no_more_is_not_found() -> None:
+    """The turn's view reads nothing before the service's lock: a game deleted meanwhile
+    (its round paired again) is a 404, as for every other request of its link."""
+    rnd = published_round()
+    game = games_of(rnd)[0]
+    url = tablet_url(game)
+    Game.objects.filter(pk=game.pk).delete()
+    client = Client()
+    response = client.post(f"{url}action/", {"action": "turn", "text": OPENING, "ply": "0"})
+    assert response.status_code == 404
+    assert client.post(f"{url}action/", {"action": "start"}).status_code == 404
 
 
 def test_a_finished_tournament_closes_its_rounds() -> None:
