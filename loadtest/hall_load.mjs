@@ -43,6 +43,8 @@ const ORGANISER = args.organiser || "organiser";
 const PASSWORD = args.password || process.env.LOAD_PASSWORD || "";
 const SPAWN_PER_SECOND = Number(args.rate || 100);
 const OUT = args.out || "";
+// Tablets timed by a process of their own (loadtest/probe.py --tablet): their links are left to it.
+const PROBED = new Set((args["probed-tablet"] || "").split(",").filter(Boolean));
 
 // Spectators keep their connections (a browser does; gunicorn keeps an idle one 5 s, longer
 // than a 2 s poll waits). Tablets wait 3-9 s between presses, longer than that: each of their
@@ -269,7 +271,7 @@ function percentile(sorted, p) {
 }
 
 async function main() {
-  const links = await tabletLinks();
+  const links = (await tabletLinks()).filter((link) => !PROBED.has(link));
   const users = [];
   for (let i = 0; i < TABLETS; i++) users.push(() => tablet(links[i % links.length]));
   const boards = Math.floor((SPECTATORS * 6) / 10);

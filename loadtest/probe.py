@@ -6,6 +6,11 @@ figures include the waits of its one event loop serving 1,030 users on the same 
 this one's do not (it is idle between its requests).
 
 Usage: python loadtest/probe.py --host http://127.0.0.1:8812 --slug hall --round 5 --seconds 60
+
+With ``--tablet PATH[,PATH...]`` it is some of the round's tablets instead, a thread each (the
+generator leaves their links to it, ``--probed-tablet``): as the others, a legal turn every
+3–9 s, the page loaded again after each, every request on a new connection; the turns are
+timed.
 """
 
 from __future__ import annotations
@@ -14,9 +19,12 @@ import argparse
 import gzip
 import http.client
 import json
+import random
+import re
 import statistics
+import threading
 import time
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 
 def main() -> None:
@@ -26,8 +34,14 @@ def main() -> None:
     parser.add_argument("--round", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--every", type=float, default=0.25)
+    parser.add_argument("--tablet", default="", help="a tablet's link: time its turns")
     args = parser.parse_args()
     where = urlsplit(args.host)
+    if args.tablet:
+        tablets(
+            where.hostname or "127.0.0.1", where.port or 80, args.tablet.split(","), args.seconds
+        )
+        return
 
     def connect() -> http.client.HTTPConnection:
         return http.client.HTTPConnection(where.hostname, where.port or 80, timeout=10)
@@ -77,14 +91,99 @@ def main() -> None:
         time.sleep(args.every)
     print(f"the probe's spectator ({args.seconds:.0f} s, every {args.every} s): {errors} errors")
     for name, values in times.items():
-        values.sort()
-        if not values:
-            continue
-        p95, p99 = values[int(0.95 * (len(values) - 1))], values[int(0.99 * (len(values) - 1))]
-        print(
-            f"  {name}: {len(values)} requests, p50 {statistics.median(values):.1f} ms, "
-            f"p95 {p95:.1f} ms, p99 {p99:.1f} ms, max {values[-1]:.1f} ms"
+        report(name, values)
+
+
+def report(name: str, values: list[float]) -> None:
+    values.sort()
+    if not values:
+        return
+    p95, p99 = values[int(0.95 * (len(values) - 1))], values[int(0.99 * (len(values) - 1))]
+    print(
+        f"  {name}: {len(values)} requests, p50 {statistics.median(values):.1f} ms, "
+        f"p95 {p95:.1f} ms, p99 {p99:.1f} ms, max {values[-1]:.1f} ms"
+    )
+
+
+def tablets(host: str, port: int, paths: list[str], seconds: float) -> None:
+    """``paths``' tablets at once, a thread each; their turns' times together."""
+    times: list[float] = []
+    errors: list[int] = []
+    threads = [
+        threading.Thread(target=tablet, args=(host, port, path, seconds, times, errors))
+        for path in paths
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    print(
+        f"the probe's tablets ({len(paths)}, {seconds:.0f} s, a turn every 3-9 s each): "
+        f"{len(errors)} errors"
+    )
+    report("the tablet's turn", times)
+
+
+def tablet(
+    host: str, port: int, path: str, seconds: float, times: list[float], errors: list[int]
+) -> None:
+    """One tablet as the generator's are (``tablet`` in loadtest/hall_load.mjs), its turns
+    timed into ``times``: what a player's press waits for, without the generator's event
+    loop."""
+    cookies: dict[str, str] = {}
+
+    def request(method: str, url: str, body: str = "") -> tuple[int, str]:
+        conn = http.client.HTTPConnection(host, port, timeout=10)
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())}
+        if body:
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            headers["Referer"] = f"http://{host}:{port}{path}"
+        conn.request(method, url, body=body or None, headers=headers)
+        response = conn.getresponse()
+        text = response.read().decode()
+        for header, value in response.getheaders():
+            if header.lower() == "set-cookie":
+                name, _, rest = value.partition("=")
+                cookies[name.strip()] = rest.split(";")[0]
+        conn.close()
+        return response.status, text
+
+    def page() -> tuple[dict[str, list[dict[str, str]]], int, str]:
+        _status, html = request("GET", path)
+        found = re.search(
+            r'<script id="legal-plays" type="application/json">(.*?)</script>', html, re.S
         )
+        ply = re.search(r'data-ply="(\d+)"', html)
+        csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
+        return (
+            json.loads(found.group(1)) if found else {},
+            int(ply.group(1)) if ply else 0,
+            csrf.group(1) if csrf else "",
+        )
+
+    plays, ply, csrf = page()
+    end = time.monotonic() + seconds
+    while time.monotonic() + 9 < end:
+        time.sleep(random.uniform(3, 9))
+        if not plays:  # the game is over: the generator's tablets look at its state then
+            request("GET", f"{path}state.json")
+            continue
+        card = random.choice(sorted(plays))
+        text = random.choice(plays[card])["text"]
+        body = urlencode(
+            {"action": "turn", "text": text, "ply": str(ply), "csrfmiddlewaretoken": csrf}
+        )
+        started = time.perf_counter()
+        try:
+            status, answer = request("POST", f"{path}action/", body)
+        except (OSError, http.client.HTTPException):
+            status, answer = 0, ""
+        elapsed = (time.perf_counter() - started) * 1000
+        if status == 200 or (status == 400 and "flag" in answer):
+            times.append(elapsed)
+        else:
+            errors.append(status)
+        plays, ply, csrf = page()
 
 
 if __name__ == "__main__":

@@ -150,8 +150,9 @@ def _check_open(tournament_id: int) -> None:
 
     Called inside the write's transaction once its ``GameResult`` rows are locked: the
     tournament's row is locked too (as ``tournament_finish`` locks it, and in the order every
-    writer takes them: results, then the tournament, whose version the write bumps), so a
-    finish racing this write either waits for it or is seen by it."""
+    writer takes them: results, then the tournament, whose version the write bumps; a move
+    sheet's write takes both in one statement, ``_locked_sheet_game``), so a finish racing
+    this write either waits for it or is seen by it."""
     status = (
         Tournament.objects.select_for_update()
         .filter(pk=tournament_id)
