@@ -114,7 +114,8 @@ def turn_reads() -> dict[str, Any]:
     round trip to the database of its own otherwise; docs/performance.md, "The hall"): the
     result entered by hand (``entered_result``), whether a later round is paired
     (``tablet_round_refusal``) and whether the game has an analysis
-    (``analysis.sheet_changed``).
+    (``analysis.sheet_changed``); the first two are ``link_reads``, which the tablet's page and
+    its state read with the game.
 
     Each is read once: the first of those functions to ask takes it off the game (``taken``),
     and any later question in the transaction, after its writes, reads the database. Read with
@@ -123,6 +124,15 @@ def turn_reads() -> dict[str, Any]:
     played, so one made while the turn waited is of a game the turn then refuses; the entered
     result and the later rounds are not kept by the game's lock either way (the championship
     checks the result again under its own)."""
+    return {
+        **link_reads(),
+        "read_analysis": Exists(GameAnalysis.objects.filter(game_id=OuterRef("pk"))),
+    }
+
+
+def link_reads() -> dict[str, Any]:
+    """What the tablet's link reads with its game (``turn_reads``): the result entered by hand
+    and whether a later round is paired."""
     entered = GameResult.objects.filter(
         board_id=OuterRef("board_id"), number=OuterRef("number")
     ).order_by()  # one row, no join for the default order
@@ -133,7 +143,6 @@ def turn_reads() -> dict[str, Any]:
     return {
         **{f"read_entered_{f}": Subquery(entered.values(f)[:1]) for f in _ENTERED},
         "read_later_round": Exists(later),
-        "read_analysis": Exists(GameAnalysis.objects.filter(game_id=OuterRef("pk"))),
     }
 
 
@@ -277,9 +286,12 @@ def tablet_refusal(game: Game, eg: EngineGame) -> str | None:
     """Why the tablet link of this game no longer works (None: it works). It works for a
     pairing's game of a published round that is not closed, until the game is over and both
     players have confirmed the result (or one disputed it, or an organiser entered it)."""
-    reason = tablet_round_refusal(game)
-    if reason is not None:
-        return reason
+    return tablet_round_refusal(game) or tablet_game_refusal(game, eg)
+
+
+def tablet_game_refusal(game: Game, eg: EngineGame) -> str | None:
+    """The part of ``tablet_refusal`` that needs the replay of the sheet (its round checked
+    already): the game is over and its result confirmed, disputed or entered by hand."""
     key = result_key(eg)
     if not key:
         return None

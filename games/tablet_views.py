@@ -50,7 +50,9 @@ def _linked(pk: int, token: str) -> Game:
     """The link's game, if the link is for it and its round is open (the checks that need no
     replay of the sheet)."""
     _signed_for(pk, token)
-    game = get_object_or_404(_games(), pk=pk)
+    # With what the link's checks and the replay ask next (two round trips fewer a request:
+    # the tablet's page and its state, every few seconds at every board).
+    game = get_object_or_404(_games().annotate(**selectors.link_reads()), pk=pk)
     reason = selectors.tablet_round_refusal(game)
     if reason is not None:
         raise Refused(reason)
@@ -63,7 +65,7 @@ def _game(pk: int, token: str) -> tuple[Game, EngineGame, list[Turn]]:
     game = _linked(pk, token)
     turns = _turns(game)
     eg = selectors.replay(game, turns)
-    reason = selectors.tablet_refusal(game, eg)
+    reason = selectors.tablet_game_refusal(game, eg)  # (its round: checked by ``_linked``)
     if reason is not None:
         raise Refused(reason, over=eg.outcome is not None and not game.disputed)
     return game, eg, turns

@@ -93,6 +93,24 @@ def test_a_turn_at_the_tablet_reads_and_writes_a_bounded_number_of_rows(
     assert answered["ply"] == 2
 
 
+def test_the_tablets_page_and_state_read_the_game_and_its_turns_only(
+    django_assert_max_num_queries,  # type: ignore[no-untyped-def]
+) -> None:
+    """Every few seconds at every board: the link's game read with its round, its entered
+    result and whether a later round is paired (``selectors.link_reads``), then its turns —
+    the round's check made once, not again with the replay's."""
+    rnd = published_round()
+    game = games_of(rnd)[0]
+    client = Client()
+    assert _action(client, game, action="start")[0] == 200
+    assert _action(client, game, action="turn", text=OPENING, ply="0")[0] == 200
+    client.get(tablet_url(game))  # the session's cookie set
+    with django_assert_max_num_queries(2):
+        assert client.get(f"{tablet_url(game)}state.json").json()["ply"] == 1
+    with django_assert_max_num_queries(2):
+        assert client.get(tablet_url(game)).status_code == 200
+
+
 def test_after_the_tablets_page_its_turn_plays_only_itself_in_the_engine(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """The sheet the page replayed is kept in the process (``selectors.played_turns``): the
     turn under the lock is that sheet copied, and the engine plays the new turn alone — not
