@@ -6,7 +6,6 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from datetime import datetime
-from typing import Any
 
 from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
@@ -109,7 +108,7 @@ def side_name(value: str) -> SideName | None:
     return WHITE if value == WHITE else BLACK if value == BLACK else None
 
 
-def turn_reads() -> dict[str, Any]:
+def turn_reads() -> dict[str, Subquery]:
     """What a turn reads after its game's lock, as annotations of the lock's statement (each a
     round trip to the database of its own otherwise; docs/performance.md, "The hall"): the
     result entered by hand (``entered_result``), whether a later round is paired
@@ -130,7 +129,7 @@ def turn_reads() -> dict[str, Any]:
     }
 
 
-def link_reads() -> dict[str, Any]:
+def link_reads() -> dict[str, Subquery]:
     """What the tablet's link reads with its game (``turn_reads``): the result entered by hand
     and whether a later round is paired."""
     entered = GameResult.objects.filter(
@@ -150,19 +149,19 @@ _ENTERED = ("result", "termination", "source")
 _NOT_READ = object()
 
 
-def taken(game: Game, name: str) -> Any:
+def taken(game: Game, name: str) -> str | bool | None:
     """What ``turn_reads`` read along with the game under ``name``, taken off it (None: not
-    read, or taken already)."""
+    read, or taken already; a text or a yes or no)."""
     value = game.__dict__.pop(f"read_{name}", _NOT_READ)
-    return None if value is _NOT_READ else value
+    return value if isinstance(value, str | bool) else None
 
 
 def entered_result(game: Game) -> tuple[str, str] | None:
     """The result an organiser entered by hand for this game of a pairing, if any."""
     if game.board_id is None:
         return None
-    row: tuple[str | None, ...] | None
-    if f"read_entered_{_ENTERED[0]}" in game.__dict__:  # read with the game's lock
+    row: tuple[str | bool | None, ...] | None
+    if f"read_entered_{_ENTERED[0]}" in game.__dict__:  # read with the game (link_reads)
         row = tuple(taken(game, f"entered_{f}") for f in _ENTERED)
     else:
         row = (
@@ -172,7 +171,7 @@ def entered_result(game: Game) -> tuple[str, str] | None:
         )
     if row is None or not row[0] or row[2] != GameResult.Source.ORGANISER:
         return None
-    return row[0], row[1] or ""
+    return str(row[0]), str(row[1] or "")
 
 
 def apply_entered(eg: EngineGame, entered: tuple[str, str]) -> bool:
