@@ -126,6 +126,10 @@ run() {  # name seconds
 cpu() {  # CPU seconds so far of the server's processes, by kind (gunicorn, postgres, redis, celery)
   ps -eo times=,comm= | awk '{k=$2; sub(/:.*/, "", k); if (k ~ /^(gunicorn|postgres|redis-server|celery|node)$/) t[k]+=$1} END {for (k in t) printf "%s %d s  ", k, t[k]; print ""}'
 }
+# The machine's speed moves more than most changes do (docs/performance.md, "The hall"): the
+# yardstick of docs/testing.md, read before the load and after it, says how fast it ran.
+yardstick() { "$BIN/python" -m timeit "sum(i*i for i in range(1_000_000))" | sed 's/^/== yardstick: /'; }
+yardstick
 echo "== CPU so far: $(cpu)"
 echo "== load: $(uptime)"
 echo "== hall from cold: $SPECTATORS spectators + $TABLETS tablets, ${SECONDS_COLD} s"; run hall-cold "${SECONDS_COLD}s"
@@ -148,5 +152,6 @@ wait $PROBE $PROBE_TABLET || true
 cat loadtest/results/hall-probe.txt loadtest/results/hall-probe-tablet.txt
 echo "== CPU so far: $(cpu)"
 echo "== load: $(uptime)"
+yardstick
 echo "== CPU per request (in-process, the same database and cache; after the load)"
 "$BIN/python" loadtest/hall_cost.py 300 2>&1 | tee loadtest/results/hall-cost.txt
