@@ -146,13 +146,12 @@ def link_reads() -> dict[str, Subquery]:
 
 
 _ENTERED = ("result", "termination", "source")
-_NOT_READ = object()
 
 
 def taken(game: Game, name: str) -> str | bool | None:
     """What ``turn_reads`` read along with the game under ``name``, taken off it (None: not
-    read, or taken already; a text or a yes or no)."""
-    value = game.__dict__.pop(f"read_{name}", _NOT_READ)
+    read, taken already, or nothing there to read; a text or a yes or no)."""
+    value = game.__dict__.pop(f"read_{name}", None)
     return value if isinstance(value, str | bool) else None
 
 

@@ -3,8 +3,9 @@ registration's e-mails (no account, no password): their status, the schedule wit
 self check-in while the window is open, their board, colour and opponent as soon as a round is
 published, their results and standing, their games, and the way to withdraw; once the
 tournament is finished, their final place instead of what is to come (no countdown, check-in
-or withdrawal). It follows the day without a reload: ``static/js/player.js`` polls ``state.json`` and, when the version
-changes (or a time the page depends on passes), fetches the page and swaps its content.
+or withdrawal). It follows the day without a reload: ``static/js/player.js`` polls
+``state.json`` and, when the version changes (or a time the page depends on passes), fetches
+the page and swaps its content.
 
 In the registrations app (a layer above the championship, whose pages and tables it reads):
 the page belongs to a registration. Keyed by the registration (the token is ``registrations.tokens`` with the ``PLAYER`` purpose,
