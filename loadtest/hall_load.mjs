@@ -46,9 +46,9 @@ const OUT = args.out || "";
 // Tablets timed by a process of their own (loadtest/probe.py --tablet): their links are left to it.
 const PROBED = new Set((args["probed-tablet"] || "").split(",").filter(Boolean));
 
-// Spectators keep their connections (a browser does; gunicorn keeps an idle one 5 s, longer
-// than a 2 s poll waits). Tablets wait 3-9 s between presses, longer than that: each of their
-// requests is on a new connection, as Locust's tablets were.
+// Spectators keep their connections (a browser does; a 2 s poll is well within how long a
+// server keeps an idle one). Tablets wait 3-9 s between presses, long enough for a server to
+// close it: each of their requests is on a new connection, as Locust's tablets were.
 const keep = new http.Agent({ keepAlive: true, maxSockets: Infinity });
 const fresh = new http.Agent({ keepAlive: false, maxSockets: Infinity });
 

@@ -1,6 +1,6 @@
 """Load test: spectators on the public pages, organisers entering results (docs/performance.md).
 
-Run by loadtest/run.sh against gunicorn in production mode with PostgreSQL, Redis and a
+Run by loadtest/run.sh against granian in production mode with PostgreSQL, Redis and a
 Celery worker. Scenario selection by the LOAD_SCENARIO environment variable:
 mixed (default), healthz (trivial view only), standings (standings page only).
 
@@ -235,9 +235,9 @@ class Tablet(FastHttpUser):
         self.game = _game_of(self.path)
         self.load()
 
-    #: The tablet waits seconds before its next press: longer than gunicorn keeps an idle
-    #: connection (keepalive 5 s), and the client does not send a POST again on a connection
-    #: the server closed meanwhile (a browser does). So the page's connection is not kept.
+    #: The tablet waits seconds before its next press: long enough for a server to close an
+    #: idle connection, and the client does not send a POST again on a connection the server
+    #: closed meanwhile (a browser does). So the page's connection is not kept.
     CLOSE = {"Connection": "close"}
 
     def load(self) -> None:

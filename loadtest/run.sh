@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Load test against the production configuration (see docs/performance.md):
-# gunicorn (DJANGO_DEBUG=0, 4 sync workers), PostgreSQL, Redis, a Celery worker (niced, as in
-# deploy/systemd); the demo tournament with 500 entrants and 9 rounds. The analysis queue has no
-# worker here (production runs it niced on its own, docs/deploy.md): the results entered queue
-# analyses that wait. Four runs: the mixed load (100 spectators + organisers entering results,
-# 60 s) from cold, then the same load going on for 60 s more (the steady state), then the
+# Load test against the production configuration (see docs/performance.md): granian
+# (DJANGO_DEBUG=0, 4 workers x 4 threads, as deployed), PostgreSQL, Redis, a Celery worker (niced,
+# as in deploy/systemd); the demo tournament with 500 entrants and 9 rounds. The analysis queue
+# has no worker here (production runs it niced on its own, docs/deploy.md): the results entered
+# queue analyses that wait. Four runs: the mixed load (100 spectators + organisers entering
+# results, 60 s) from cold, then the same load going on for 60 s more (the steady state), then the
 # saturation throughput of a trivial view and of the standings page (20 s each). Results in
 # loadtest/results/. Traffic only to 127.0.0.1.
 set -euo pipefail
@@ -19,7 +19,9 @@ export EMAIL_URL="file://$WORK/mail"
 export DJANGO_DEBUG=0 DJANGO_SECRET_KEY="load-test-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 export DJANGO_ALLOWED_HOSTS=127.0.0.1 DJANGO_SECURE_SSL_REDIRECT=0 DJANGO_SECURE_COOKIES=0
 export PUBLIC_FORM_RATE=100000/m
-export GUNICORN_BIND="127.0.0.1:$PORT" GUNICORN_WORKERS=${GUNICORN_WORKERS:-4} GUNICORN_THREADS=${GUNICORN_THREADS:-1}
+# The production server (granian, deploy/systemd/nardy-web.service): its settings as there.
+export GRANIAN_INTERFACE=wsgi GRANIAN_HOST=127.0.0.1 GRANIAN_PORT="$PORT" GRANIAN_WORKERS=${GRANIAN_WORKERS:-4} \
+  GRANIAN_BLOCKING_THREADS=${GRANIAN_BLOCKING_THREADS:-4}
 export LOAD_SLUG=load LOAD_ROUNDS=9
 
 .venv/bin/python -m pip install --quiet -e ".[load]"
@@ -46,7 +48,7 @@ export LOAD_PASSWORD
 .venv/bin/python manage.py collectstatic --noinput -v 0
 redis-cli -n 14 flushdb > /dev/null
 
-.venv/bin/gunicorn championship.wsgi:application -c deploy/gunicorn.conf.py --access-logfile /dev/null > loadtest/results/gunicorn.log 2>&1 &
+.venv/bin/granian championship.wsgi:application > loadtest/results/server.log 2>&1 &
 WEB=$!
 nice -n 10 .venv/bin/celery -A championship worker --loglevel=WARNING --concurrency=1 > loadtest/results/worker.log 2>&1 &
 WORKER=$!
@@ -58,7 +60,7 @@ run() {  # scenario users seconds
     --host "http://127.0.0.1:$PORT" --csv "loadtest/results/$1" --only-summary 2>&1 | tail -25 \
     || true  # (locust exits 1 when a request failed: the summary says which; the next run goes on)
 }
-# First from cold (Redis emptied, fresh gunicorn workers: every table and page to compute, the
+# First from cold (Redis emptied, fresh workers: every table and page to compute, the
 # organisers logging in), then the same load carrying on: the steady state of a running round.
 echo "== mixed from cold: 100 spectators + organisers, 60 s"; run mixed-cold 105 60s
 echo "== mixed, steady (the load goes on): 100 spectators + organisers, 60 s"; run mixed 105 60s

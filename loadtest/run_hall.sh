@@ -2,21 +2,21 @@
 # The hall's load test (issue 22; docs/performance.md, "The hall: multiboard, live games and
 # tablets"): 1,000 spectators (600 on the round's multiboard, 300 following one game's page,
 # 100 on the standings) while 30 tablets enter turns, against the production configuration:
-# gunicorn (DJANGO_DEBUG=0), PostgreSQL, Redis, a Celery worker (niced). The tournament: a
+# granian (DJANGO_DEBUG=0), PostgreSQL, Redis, a Celery worker (niced). The tournament: a
 # Swiss of 60 with 4 rounds played and round 5 at the tablets, every clock running (seed_demo
-# --hall). Two runs: from cold (Redis emptied, gunicorn just started), then the same load going
+# --hall). Two runs: from cold (Redis emptied, the server just started), then the same load going
 # on (the steady state: the figure). Results in loadtest/results/hall-*. Traffic only to
 # 127.0.0.1.
 #
 # Its own database and Redis db, so that it disturbs nobody: LOAD_DB (nardy_load_hall),
 # LOAD_REDIS_DB (10); LOAD_VENV: the virtualenv (.venv); LOAD_SPECTATORS (1000);
-# LOAD_REUSE_DB=1 starts from the database as first seeded; GUNICORN_WORKERS / _THREADS.
+# LOAD_REUSE_DB=1 starts from the database as first seeded; LOAD_WEB_WORKERS / _THREADS (4 x 4).
 #
 # The players' own pool, as deployed (deploy/nginx.conf, deploy/systemd/nardy-hall.service;
-# docs/performance.md, "The hall"): the tablets' requests go to a second gunicorn (port
+# docs/performance.md, "The hall"): the tablets' requests go to a second server (port
 # LOAD_PORT + 1; HALL_WORKERS x HALL_THREADS, 2 x 4) at a higher priority than the spectators'
 # (nice -5; not root: the spectators' pool at nice 5 instead). LOAD_HALL_POOL=0: one pool for
-# everything, as before. LOAD_GUNICORN_CONF: another gunicorn config (deploy/gunicorn.conf.py).
+# everything, as before.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PORT=${LOAD_PORT:-8812}
@@ -35,9 +35,8 @@ export EMAIL_URL="file://$WORK/mail"
 export DJANGO_DEBUG=0 DJANGO_SECRET_KEY="load-test-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 export DJANGO_ALLOWED_HOSTS=127.0.0.1 DJANGO_SECURE_SSL_REDIRECT=0 DJANGO_SECURE_COOKIES=0
 # Threads: the requests are short and mostly wait on the cache and the database (docs/
-# performance.md, "Live games"); 4 sync workers queued the polls behind one another.
-GUNICORN_CONF=${LOAD_GUNICORN_CONF:-deploy/gunicorn.conf.py}
-export GUNICORN_BIND="127.0.0.1:$PORT" GUNICORN_WORKERS=${GUNICORN_WORKERS:-4} GUNICORN_THREADS=${GUNICORN_THREADS:-4}
+# performance.md, "Live games"); 4 single-threaded workers queued the polls behind one another.
+WEB_WORKERS=${LOAD_WEB_WORKERS:-4} WEB_THREADS=${LOAD_WEB_THREADS:-4}
 export LOAD_SCENARIO=hall LOAD_HALL_SLUG=hall LOAD_HALL_ROUND=5 LOAD_SPECTATORS="$SPECTATORS"
 
 # The load generator: Node.js (loadtest/hall_load.mjs, no package needed) where node is
@@ -75,19 +74,23 @@ SPECTATORS_NICE=0 HALL_NICE=0
 if [ "$HALL_POOL" = 1 ]; then
   if [ "$(id -u)" = 0 ]; then HALL_NICE=-5; else SPECTATORS_NICE=5; fi
 fi
-nice -n "$SPECTATORS_NICE" "$BIN/gunicorn" championship.wsgi:application -c "$GUNICORN_CONF" --access-logfile /dev/null > loadtest/results/hall-gunicorn.log 2>&1 &
+serve() {  # port workers threads: the production server (granian, as deploy/systemd runs it)
+  exec "$BIN/granian" --interface wsgi --host 127.0.0.1 --port "$1" --workers "$2" --blocking-threads "$3" \
+    --no-access-log championship.wsgi:application
+}
+nice -n "$SPECTATORS_NICE" bash -c "$(declare -f serve); BIN=$BIN serve $PORT $WEB_WORKERS $WEB_THREADS" \
+  > loadtest/results/hall-server.log 2>&1 &
 WEB=$!
 HALL=
 if [ "$HALL_POOL" = 1 ]; then
-  GUNICORN_BIND="127.0.0.1:$HALL_PORT" GUNICORN_WORKERS=${HALL_WORKERS:-2} GUNICORN_THREADS=${HALL_THREADS:-4} \
-    nice -n "$HALL_NICE" "$BIN/gunicorn" championship.wsgi:application -c "$GUNICORN_CONF" \
-    --access-logfile /dev/null > loadtest/results/hall-gunicorn-players.log 2>&1 &
+  nice -n "$HALL_NICE" bash -c "$(declare -f serve); BIN=$BIN serve $HALL_PORT ${HALL_WORKERS:-2} ${HALL_THREADS:-4}" \
+    > loadtest/results/hall-server-players.log 2>&1 &
   HALL=$!
 fi
 nice -n 10 "$BIN/celery" -A championship worker --loglevel=WARNING --concurrency=1 > loadtest/results/hall-worker.log 2>&1 &
 WORKER=$!
 trap 'kill $WEB $HALL $WORKER 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
-up() {  # port: wait until gunicorn answers there
+up() {  # port: wait until the server answers there
   for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$1/healthz" > /dev/null && break; sleep 0.2; done
 }
 up "$PORT"
@@ -123,11 +126,18 @@ run() {  # name seconds
   grep -iE "cpu|warning" "loadtest/results/$1.log" | head -5 || true
   tail -30 "loadtest/results/$1.log"
 }
-cpu() {  # CPU seconds so far of the server's processes, by kind (gunicorn, postgres, redis, celery)
-  ps -eo times=,comm= | awk '{k=$2; sub(/:.*/, "", k); if (k ~ /^(gunicorn|postgres|redis-server|celery|node)$/) t[k]+=$1} END {for (k in t) printf "%s %d s  ", k, t[k]; print ""}'
+cpu() {  # CPU seconds so far of the processes alive now, by kind (the web server, postgres, redis,
+  # celery, the generator, the probes): /proc's clock ticks, not ps's whole seconds
+  cat /proc/[0-9]*/stat 2>/dev/null | awk -v hz="$(getconf CLK_TCK)" '{
+    match($0, /\(.*\)/); k = substr($0, RSTART + 1, RLENGTH - 2); rest = substr($0, RSTART + RLENGTH + 1)
+    split(rest, f, " "); if (k ~ /^(granian|postgres|redis-server|celery|node|python.*)$/) t[k] += (f[12] + f[13]) / hz
+  } END {for (k in t) if (t[k] >= 0.5) printf "%s %.1f s  ", k, t[k]; print ""}'
 }
 # The machine's speed moves more than most changes do (docs/performance.md, "The hall"): the
 # yardstick of docs/testing.md, read before the load and after it, says how fast it ran.
+# The hypervisor's share: CPU time the machine's virtual cores were ready to run but not given
+# (/proc/stat's steal, in seconds over both cores), which no process's own figures show.
+steal() { awk -v hz="$(getconf CLK_TCK)" '/^cpu /{printf "%.1f", $9 / hz}' /proc/stat; }
 yardstick() { "$BIN/python" -m timeit "sum(i*i for i in range(1_000_000))" | sed 's/^/== yardstick: /'; }
 yardstick
 echo "== CPU so far: $(cpu)"
@@ -147,7 +157,9 @@ if [ "$GENERATOR" = node ]; then  # (Locust's tablets take every board)
       --seconds $((SECONDS_STEADY - 10)) > loadtest/results/hall-probe-tablet.txt 2>&1 ) &
 fi
 PROBE_TABLET=$!
+STEAL=$(steal)
 run hall "${SECONDS_STEADY}s"
+echo "== stolen by the hypervisor during the steady run: $(awk -v a="$STEAL" -v b="$(steal)" 'BEGIN {printf "%.1f", b - a}') s of ${SECONDS_STEADY} s x $(nproc) cores"
 wait $PROBE $PROBE_TABLET || true
 cat loadtest/results/hall-probe.txt loadtest/results/hall-probe-tablet.txt
 echo "== CPU so far: $(cpu)"

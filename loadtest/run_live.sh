@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Live games (docs/performance.md, "Live games"): 300 spectators poll one game in progress
-# while its tablet enters a turn every 2 seconds. gunicorn in production mode (DJANGO_DEBUG=0,
+# while its tablet enters a turn every 2 seconds. granian in production mode (DJANGO_DEBUG=0,
 # 4 workers); SQLite in a temporary folder and each worker's local-memory cache, unless
 # DATABASE_URL / REDIS_URL are set. Traffic only to 127.0.0.1.
 set -euo pipefail
@@ -11,7 +11,9 @@ export DATABASE_URL=${DATABASE_URL:-"sqlite:///$WORK/live.sqlite3"}
 export DJANGO_DEBUG=0 DJANGO_SECRET_KEY="live-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 export DJANGO_ALLOWED_HOSTS=127.0.0.1 DJANGO_SECURE_SSL_REDIRECT=0 DJANGO_SECURE_COOKIES=0
 LOAD_SPECTATORS_TEXT="${LOAD_SPECTATORS:-300} spectators polling one game while its tablet enters turns"
-export GUNICORN_BIND="127.0.0.1:$PORT" GUNICORN_WORKERS=${GUNICORN_WORKERS:-4} GUNICORN_THREADS=${GUNICORN_THREADS:-1}
+# The production server (granian, deploy/systemd/nardy-web.service): its settings as there.
+export GRANIAN_INTERFACE=wsgi GRANIAN_HOST=127.0.0.1 GRANIAN_PORT="$PORT" GRANIAN_WORKERS=${GRANIAN_WORKERS:-4} \
+  GRANIAN_BLOCKING_THREADS=${GRANIAN_BLOCKING_THREADS:-4}
 
 .venv/bin/python manage.py migrate --noinput -v 0
 .venv/bin/python manage.py collectstatic --noinput -v 0 > /dev/null
@@ -41,26 +43,28 @@ game = services.game_for(Board.objects.get(round__tournament__slug='live', numbe
 print(game.pk, tablet.path_for(game.pk))
 ")
 echo "== $LOAD_SPECTATORS_TEXT"
-# The access log keeps each request's time inside the server (%(D)s, microseconds): the client's
+# The access log keeps each request's time inside the server (dt_ms, milliseconds): the client's
 # own figures include its waits on a loaded machine.
-.venv/bin/gunicorn championship.wsgi:application -c deploy/gunicorn.conf.py \
-  --access-logfile "$WORK/access.log" --access-logformat '%(m)s %(U)s %(s)s %(D)s' > "$WORK/gunicorn.log" 2>&1 &
+GRANIAN_LOG_ACCESS_ENABLED=true GRANIAN_LOG_ACCESS_FMT='ACCESS %(method)s %(path)s %(status)d %(dt_ms).3f' \
+  .venv/bin/granian championship.wsgi:application > "$WORK/access.log" 2>&1 &
 WEB=$!
 trap 'kill $WEB 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/healthz" > /dev/null && break; sleep 0.2; done
 .venv/bin/python loadtest/live_games.py --url "http://127.0.0.1:$PORT" --game "$GAME" --tablet "$TABLET" \
   --spectators "${LOAD_SPECTATORS:-300}" --turns "${LOAD_TURNS:-30}" --every "${LOAD_EVERY:-2}"
 kill $WEB; wait $WEB 2>/dev/null || true
-echo "== time inside the server (gunicorn's access log)"
+echo "== time inside the server (granian's access log)"
 .venv/bin/python - "$WORK/access.log" <<'PY'
 import statistics, sys
 kinds = {}
 for line in open(sys.argv[1]):
-    method, url, status, micros = line.split()
+    if "ACCESS " not in line:
+        continue
+    method, url, status, ms = line.split("ACCESS ", 1)[1].split()
     kind = ("tablet's turn" if url.endswith("/action/") else "live.json " + status
             if url.endswith("live.json") else "game page" if url.startswith("/games/") else None)
     if kind:
-        kinds.setdefault(kind, []).append(int(micros) / 1000)
+        kinds.setdefault(kind, []).append(float(ms))
 for kind, values in sorted(kinds.items()):
     values.sort()
     p95 = values[int(0.95 * (len(values) - 1))]

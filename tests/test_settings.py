@@ -152,49 +152,52 @@ def test_the_analysis_gets_little_time_when_it_runs_inline() -> None:
     assert inline == ["10"] and worker == ["200"] and chosen.split() == ["50"]
 
 
-def test_a_gunicorn_worker_puts_what_it_loaded_out_of_the_collectors_reach() -> None:
-    """deploy/gunicorn.conf.py freezes the objects a worker has when its application is
-    loaded, so that a full collection does not look at them again (docs/performance.md)."""
+def test_a_worker_puts_what_it_loaded_out_of_the_collectors_reach() -> None:
+    """championship/wsgi.py freezes the objects a worker has when its application is loaded
+    (common.warm), so that a full collection does not look at them again
+    (docs/performance.md)."""
     import gc
-    import runpy
-    from types import SimpleNamespace
 
-    config = runpy.run_path(str(ROOT / "deploy" / "gunicorn.conf.py"))
+    from common import warm
+
     holder = [object()]  # a container the collector tracks
     assert gc.is_tracked(holder)
     before = gc.get_freeze_count()
     try:
-        config["post_worker_init"](SimpleNamespace())
+        warm.freeze_as_warmed()
         assert gc.get_freeze_count() > before
         assert not any(o is holder for o in gc.get_objects())
     finally:
+        warm.stop()
         gc.unfreeze()
     assert any(o is holder for o in gc.get_objects())
 
 
-def test_a_gunicorn_worker_freezes_again_as_its_first_requests_warm_it() -> None:
+def test_a_worker_freezes_again_as_its_first_requests_warm_it() -> None:
     """What the first requests load (views, templates, catalogues) is frozen at each of
-    ``WARM_REQUESTS``: not before the first, not between them, not after the last."""
+    ``WARM_REQUESTS`` served (Django's ``request_finished``): not before the first, not
+    between them, not after the last."""
     import gc
-    import runpy
-    from types import SimpleNamespace
 
-    config = runpy.run_path(str(ROOT / "deploy" / "gunicorn.conf.py"))
-    worker = SimpleNamespace()
-    config["post_worker_init"](worker)
+    from django.core.signals import request_finished
+
+    from common import warm
+
+    warm.freeze_as_warmed()
     gc.unfreeze()
     served = 0
     try:
-        for checkpoint in [*config["WARM_REQUESTS"], config["WARM_REQUESTS"][-1] * 2]:
+        for checkpoint in [*warm.WARM_REQUESTS, warm.WARM_REQUESTS[-1] * 2]:
             holder = [object()]  # a container the collector tracks, made after the last freeze
             while served < checkpoint - 1:
-                config["post_request"](worker, None, None, None)
+                request_finished.send(sender=None)
                 served += 1
             assert any(o is holder for o in gc.get_objects()), served
-            config["post_request"](worker, None, None, None)
+            request_finished.send(sender=None)
             served += 1
             frozen = not any(o is holder for o in gc.get_objects())
-            assert frozen == (checkpoint in config["WARM_REQUESTS"]), served
+            assert frozen == (checkpoint in warm.WARM_REQUESTS), served
             gc.unfreeze()
     finally:
+        warm.stop()
         gc.unfreeze()

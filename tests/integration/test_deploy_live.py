@@ -1,4 +1,5 @@
-"""gunicorn with the production settings serves pages and static files (PostgreSQL, Redis)."""
+"""The production WSGI server (granian, as deploy/systemd/nardy-web.service runs it) with the
+production settings serves pages and static files (PostgreSQL, Redis)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_gunicorn_in_production_mode(tmp_path: Path) -> None:
+def test_granian_in_production_mode(tmp_path: Path) -> None:
     port = free_port()
     env = {
         **os.environ,
@@ -30,8 +31,11 @@ def test_gunicorn_in_production_mode(tmp_path: Path) -> None:
         "DJANGO_SECRET_KEY": "integration-" + "x" * 50,
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
         "DJANGO_SECURE_SSL_REDIRECT": "0",
-        "GUNICORN_BIND": f"127.0.0.1:{port}",
-        "GUNICORN_WORKERS": "2",
+        "GRANIAN_INTERFACE": "wsgi",
+        "GRANIAN_HOST": "127.0.0.1",
+        "GRANIAN_PORT": str(port),
+        "GRANIAN_WORKERS": "2",
+        "GRANIAN_BLOCKING_THREADS": "2",
     }
     static_root = ROOT / "staticfiles"
     subprocess.run(
@@ -41,9 +45,9 @@ def test_gunicorn_in_production_mode(tmp_path: Path) -> None:
         check=True,
         timeout=120,
     )
-    gunicorn = Path(sys.executable).parent / "gunicorn"
+    granian = Path(sys.executable).parent / "granian"
     proc = subprocess.Popen(
-        [str(gunicorn), "championship.wsgi:application", "-c", "deploy/gunicorn.conf.py"],
+        [str(granian), "championship.wsgi:application"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,
