@@ -45,6 +45,6 @@ def freeze_as_warmed() -> Callable[..., None]:
     return finished
 
 
-def stop() -> None:
-    """Disconnects the receiver (for the tests)."""
-    request_finished.disconnect(dispatch_uid=_UID)
+def stop() -> bool:
+    """Disconnects the receiver (for the tests); whether it was connected."""
+    return request_finished.disconnect(dispatch_uid=_UID)
