@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import hall_views, multiboard_views, report_views, tablet_views, views
+from . import hall_views, multiboard_views, report_views, tablet_views, urls_polls, views
 
 app_name = "games"
 
@@ -29,7 +29,7 @@ urlpatterns = [
     path("t/<slug:slug>/round/<id:number>/tablets/", hall_views.tablets, name="tablets"),
     path("t/<slug:slug>/round/<id:number>/progress/", hall_views.progress, name="round_progress"),
     path("t/<slug:slug>/round/<id:number>/sheets/", hall_views.paper_sheets, name="paper_sheets"),
-    path("games/<id:pk>/live.json", views.live, name="live"),
+    urls_polls.LIVE,
     # What players do with the analysis (issue 24): the definitions, the event's awards,
     # training from a player's own mistakes, the opening explorer.
     path("analysis/explained/", report_views.explained, name="analysis_explained"),
@@ -48,11 +48,7 @@ urlpatterns = [
     ),
     # Every game of a round at once, for spectators (games.multiboard).
     path("t/<slug:slug>/round/<id:number>/live/", multiboard_views.page, name="multiboard"),
-    path(
-        "t/<slug:slug>/round/<id:number>/live.json",
-        multiboard_views.feed,
-        name="multiboard_feed",
-    ),
+    urls_polls.FEED,
     # A tournament's recorded games (the tournament's pages link here by these names).
     path("t/<slug:slug>/games.nrd", views.tournament_records, name="tournament_records"),
     path("t/<slug:slug>/games/<id:number>.nrd", views.tournament_records, name="round_records"),
