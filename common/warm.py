@@ -11,7 +11,8 @@ languages: about 40,000 objects, 15-40 ms of a slow core each full collection): 
 process has after ``WARM_REQUESTS`` requests is frozen too.
 
 Used by ``championship/wsgi.py``, the entry point the production server (granian) loads in
-each of its worker processes; not by the tests or ``runserver``, which do not import it.
+each of its worker processes (``runserver`` loads it too, where it does no harm; the tests'
+live server does not).
 """
 
 from __future__ import annotations
