@@ -246,12 +246,14 @@ def page_for(
     render: Callable[[], HttpResponse],
     *,
     instead: Callable[[], HttpResponse | None] | None = None,
+    seconds: int = SECONDS,
 ) -> HttpResponse:
     """The page named by ``key`` (its version, language and address) for an anonymous
     visitor: ``304`` if the visitor has it, else from the cache, else rendered (and kept if it
-    is a 200). When it is not kept yet, ``instead`` may answer with another page (an earlier
-    version's, while a worker computes what this one needs). While one request renders a page,
-    the others asking for it wait for it (up to ``WAIT_SECONDS``) rather than render it too."""
+    is a 200, for ``seconds``). When it is not kept yet, ``instead`` may answer with another
+    page (an earlier version's, while a worker computes what this one needs). While one request
+    renders a page, the others asking for it wait for it (up to ``WAIT_SECONDS``) rather than
+    render it too."""
     key = f"{FORMAT}:{key}"
     etag = etag_of(key)
     packed = bool(ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")))
@@ -265,14 +267,16 @@ def page_for(
         if other is not None:
             return other
     if page is None:
-        made = _rendered_once(key, render)
+        made = _rendered_once(key, render, seconds)
         if isinstance(made, HttpResponse):
             return made
         page = made
     return _send(request, page, etag)
 
 
-def _rendered_once(key: str, render: Callable[[], HttpResponse]) -> Page | HttpResponse:
+def _rendered_once(
+    key: str, render: Callable[[], HttpResponse], seconds: int = SECONDS
+) -> Page | HttpResponse:
     """The page under ``key`` rendered by this request and kept, or by another one rendering
     it at the same time (waited for); a response other than 200 is returned as it is."""
     guard = f"{key}:rendering"
@@ -285,9 +289,9 @@ def _rendered_once(key: str, render: Callable[[], HttpResponse]) -> Page | HttpR
         if response.status_code != 200:
             return response
         page = _pack(response.content, response["Content-Type"])
-        cache.set(key, page, SECONDS)
+        cache.set(key, page, seconds)
         if _near_seconds():
-            near.put(key, page, SECONDS)
+            near.put(key, page, seconds)
     finally:
         cache.delete(guard)
     return page

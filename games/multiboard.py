@@ -64,6 +64,12 @@ class FeedKey:
     #: The moment a delayed viewer sees (None: now).
     at: datetime | None
 
+    @property
+    def stem(self) -> str:
+        """The key without the games' versions: the round, its tournament's version and the
+        delay (``multiboard_views.page_key``)."""
+        return self.key.rsplit(":", 1)[0]
+
 
 def _key_key(slug: str, number: int, spectator: bool) -> str:
     return f"mb:key:{slug}:{number}:{'s' if spectator else 'a'}"

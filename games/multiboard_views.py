@@ -4,6 +4,8 @@ and organisers live (``games.delay``)."""
 
 from __future__ import annotations
 
+import time
+
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control
@@ -23,6 +25,20 @@ def _key(request: HttpRequest, slug: str, number: int) -> multiboard.FeedKey:
     if key is None:
         raise Http404
     return key
+
+
+#: How long the page a spectator opens may be older than the round: the page's script asks for
+#: the feed (exact, ``feed``) as soon as it loads, so what it shows is current at once.
+PAGE_SECONDS = multiboard.POLL_SECONDS
+
+
+def page_key(key: multiboard.FeedKey) -> str:
+    """The key of the multiboard page a spectator opens: the round as it was within the last
+    ``PAGE_SECONDS`` (not each game's version). Spectators open it in crowds when a round
+    starts, while every turn makes a new feed (several a second in a 30-board round): one
+    render each ``PAGE_SECONDS``, not one a turn (docs/performance.md, "The hall"). A delayed
+    spectator's page is never newer than the delay allows: only older."""
+    return f"{key.stem}:page:{int(time.time() // PAGE_SECONDS)}"
 
 
 def page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
@@ -51,7 +67,12 @@ def page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if not anonymous(request):
         response = render_page()
     else:
-        response = page_for(request, f"{key.key}:page:{get_language()}", render_page)
+        response = page_for(
+            request,
+            f"{page_key(key)}:{get_language()}",
+            render_page,
+            seconds=PAGE_SECONDS * 5,
+        )
     response["X-Now"] = str(multiboard.now_ms())
     return response
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import re
+import time
 from datetime import timedelta
+from types import SimpleNamespace
 
 import pytest
 from django.core.cache import cache
@@ -121,6 +125,46 @@ def test_spectators_see_the_round_late_and_the_arbiters_live() -> None:
     assert live["delay"] == 0 and live["games"][0]["ply"] == 2
     page = Client().get(f"/t/hall-open/round/{rnd.number}/live/").content.decode()
     assert "5 minutes late" in page
+
+
+def _shown_plies(response) -> list[int]:  # type: ignore[no-untyped-def]
+    found = re.search(
+        r'<script id="mb-data" type="application/json">(.*?)</script>',
+        response.content.decode(),
+        re.S,
+    )
+    assert found is not None
+    return [g["ply"] for g in json.loads(found.group(1))["games"]]
+
+
+def test_the_page_a_spectator_opens_is_at_most_a_poll_old_and_the_feed_exact(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Spectators open the multiboard in crowds while every turn makes a new feed: the page is
+    rendered once a poll interval (its script asks for the exact feed at once); an arbiter's
+    page and everybody's feed are never kept behind a turn."""
+    from games import multiboard_views
+
+    now = [(time.time() // multiboard_views.PAGE_SECONDS) * multiboard_views.PAGE_SECONDS]
+    monkeypatch.setattr(multiboard_views, "time", SimpleNamespace(time=lambda: now[0]))
+    rnd = published_round()
+    game = games_of(rnd)[0]
+    url = f"/t/hall-open/round/{rnd.number}/live/"
+    first = Client().get(url)
+    assert _shown_plies(first)[0] == 0
+    t0 = timezone.now() - timedelta(minutes=1)
+    services.clock_start(game=game, user=None, now=t0)
+    services.turn_add(game=game, text=OPENING, user=None, from_clock=True, now=timezone.now())
+    assert _feed(Client(), rnd).json()["games"][0]["ply"] == 1
+    client, _user = organiser_client()
+    assert _shown_plies(client.get(url))[0] == 1
+    now[0] += multiboard_views.PAGE_SECONDS - 0.5  # the same interval: the page as kept
+    kept = Client().get(url)
+    assert _shown_plies(kept)[0] == 0 and kept["ETag"] == first["ETag"]
+    now[0] += 0.5  # the next one
+    fresh = Client().get(url)
+    assert _shown_plies(fresh)[0] == 1 and fresh["ETag"] != first["ETag"]
+    assert Client().get(url, headers={"If-None-Match": fresh["ETag"]}).status_code == 304
 
 
 def test_a_draft_or_missing_round_has_no_multiboard() -> None:
