@@ -10,7 +10,9 @@
 #
 # Its own database and Redis db, so that it disturbs nobody: LOAD_DB (nardy_load_hall),
 # LOAD_REDIS_DB (10); LOAD_VENV: the virtualenv (.venv); LOAD_SPECTATORS (1000);
-# LOAD_REUSE_DB=1 starts from the database as first seeded; LOAD_WEB_WORKERS / _THREADS (4 x 4).
+# LOAD_REUSE_DB=1 starts from the database as first seeded; LOAD_WEB_WORKERS / _THREADS (4 x 4);
+# LOAD_HOGS=N: a slow spell made on purpose, N processes spinning at the server's priority for
+# the whole run (each takes up to a core's share: 2 on this machine's 2 cores is about half).
 #
 # The players' own pool, as deployed (deploy/nginx.conf, deploy/systemd/nardy-hall.service;
 # docs/performance.md, "The hall"): the tablets' requests go to a second server (port
@@ -89,7 +91,13 @@ if [ "$HALL_POOL" = 1 ]; then
 fi
 nice -n 10 "$BIN/celery" -A championship worker --loglevel=WARNING --concurrency=1 > loadtest/results/hall-worker.log 2>&1 &
 WORKER=$!
-trap 'kill $WEB $HALL $WORKER 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
+HOGS=
+for _ in $(seq 1 "${LOAD_HOGS:-0}"); do
+  "$BIN/python" -c "while True: pass" &
+  HOGS="$HOGS $!"
+done
+[ -z "$HOGS" ] || echo "== a slow spell on purpose: ${LOAD_HOGS} spinning processes"
+trap 'kill $WEB $HALL $WORKER $HOGS 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
 up() {  # port: wait until the server answers there
   for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$1/healthz" > /dev/null && break; sleep 0.2; done
 }
@@ -161,6 +169,7 @@ STEAL=$(steal)
 run hall "${SECONDS_STEADY}s"
 echo "== stolen by the hypervisor during the steady run: $(awk -v a="$STEAL" -v b="$(steal)" 'BEGIN {printf "%.1f", b - a}') s of ${SECONDS_STEADY} s x $(nproc) cores"
 wait $PROBE $PROBE_TABLET || true
+[ -z "$HOGS" ] || kill $HOGS  # (the yardstick and the costs after the load without them)
 cat loadtest/results/hall-probe.txt loadtest/results/hall-probe-tablet.txt
 echo "== CPU so far: $(cpu)"
 echo "== load: $(uptime)"
