@@ -205,6 +205,7 @@ def schedule(t: Tournament, languages: tuple[str, ...], now: Progress) -> list[d
             {
                 "round": _round_label(number, languages),
                 "day": _day(local, languages),
+                "date": local.date().isoformat(),
                 "time": local.strftime("%H:%M"),
                 "at": int(starts_at.timestamp() * 1000),
                 "state": state,

@@ -1,7 +1,8 @@
 // The venue screen: the slides take turns, the clock shows the time where the tournament is
-// played, the schedule shows the round under way (or the next one) and those after it that fit
-// (the server marks them from the results: championship/screen.py), and the page reloads itself
-// when the results change (at the end of a turn of the slides, never in the middle of one).
+// played, the schedule shows the round under way (or the next one) and those after it that fit,
+// each day's date once (the server marks them from the results: championship/screen.py), and
+// the page reloads itself when the results change (at the end of a turn of the slides, never in
+// the middle of one).
 // CSP: no inline scripts.
 (function () {
   var root = document.getElementById("screen");
@@ -33,6 +34,12 @@
       if (!items[i].classList.contains("done")) { first = i; break; }
     }
     items.forEach(function (el, i) { el.hidden = i < first; });
+    // The day once: a round on the same day as the one before it (under way, or shown with
+    // its day) shows its time alone; the first one shown always has its day.
+    items.forEach(function (el, i) {
+      var day = el.querySelector(".sched-day");
+      if (day) day.hidden = i > first && items[i - 1].getAttribute("data-date") === el.getAttribute("data-date");
+    });
     var foot = document.querySelector(".screen-foot");
     var edge = foot ? foot.getBoundingClientRect().right : Infinity;
     var cut = false;

@@ -5,6 +5,7 @@ question on a phone."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -47,10 +48,9 @@ def test_the_venue_screen_never_scrolls(
     live_server: Any, browser: Any, width: int, height: int, language: str
 ) -> None:
     t = create_running_swiss(slug="scr", players=61, rounds=2)  # 30 boards and a bye
-    for n in range(1, 8):
-        RoundStart.objects.create(
-            tournament=t, number=n, starts_at=timezone.now() + timedelta(hours=2 * n - 4)
-        )
+    for n in range(1, 8):  # rounds 5-7 a day later
+        later = timedelta(hours=2 * n - 4, days=1 if n >= 5 else 0)
+        RoundStart.objects.create(tournament=t, number=n, starts_at=timezone.now() + later)
     ctx, page = watched_page(browser, viewport={"width": width, "height": height})
     page.goto(f"{live_server.url}/t/scr/screen/?lang={language}")
     slides = page.locator(".slide")
@@ -76,6 +76,16 @@ def test_the_venue_screen_never_scrolls(
     assert sched.count() >= 3
     assert "Round 2" in sched.first.inner_text() or "Тур 2" in sched.first.inner_text()
     assert "playing" in (sched.first.get_attribute("class") or "")
+    # Each day's date once: a round on the day of the one before it shows its time alone.
+    shown = page.evaluate(
+        "Array.from(document.querySelectorAll('.sched:not([hidden])')).map(e =>"
+        " [e.dataset.date, !!e.querySelector('.sched-day:not([hidden])'), e.innerText])"
+    )
+    for (before, _day, _text), (date, dated, text) in zip(shown, shown[1:], strict=False):
+        assert dated == (date != before), text
+        assert re.search(r"\d\d:\d\d", text), text
+    if width >= 1280:  # the next day's first round fits there: its day is shown
+        assert any(dated for _date, dated, _text in shown[1:])
     cut = page.evaluate(
         "Array.from(document.querySelectorAll('.screen-name .line, th .line, .sched:not([hidden])'))"
         ".filter(e => e.getBoundingClientRect().width > 0 && (e.scrollWidth > e.clientWidth + 1"

@@ -70,7 +70,10 @@ def test_the_schedule_in_the_tournaments_time_zone() -> None:
     RoundStart.objects.create(tournament=t, number=2, starts_at=starts)
     html = _screen("?lang=both")
     # 15:00 UTC is 18:00 in Moscow; the month in words, never "13.03" (read as March 13).
-    assert 'Тур/Round 2</span><span class="line">Сб 13 марта · Sat 13 Mar 18:00' in html
+    assert (
+        'data-date="2027-03-13"><span class="line">Тур/Round 2</span><span class="line">'
+        '<span class="sched-day">Сб 13 марта · Sat 13 Mar</span> 18:00'
+    ) in html
     assert "13.03" not in html
     assert 'data-zone="Europe/Moscow"' in html
 
@@ -94,7 +97,8 @@ def _sched(html: str) -> list[tuple[str, list[str]]]:
     return [
         (state.strip(), re.sub(r"<[^>]+>", " ", body).split())
         for state, body in re.findall(
-            r'<span class="sched([^"]*)" data-at="\d+">(.*?)</span></span>', html
+            r'<span class="sched([^"]*)" data-at="\d+" data-date="[-0-9]+">(.*?)</span></span>',
+            html,
         )
     ]
 
