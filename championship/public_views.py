@@ -35,6 +35,7 @@ from .labels import (
     RESULT_LEGEND,
     RESULT_SYMBOLS,
     outcome,
+    shown,
     tiebreak_name,
 )
 from .models import Entrant, Tournament
@@ -254,6 +255,8 @@ def entrant_lines(t: Tournament, entrant: Entrant) -> list[dict[str, Any]]:
     two = t.games_per_pairing == 2
     results = selectors.board_results(games)
     provisional = tables.marks(t).provisional
+    system = manager.points_system(t)
+    bye_points = {"U": system.bye, "H": system.half_bye, "F": system.full_bye, "Z": 0}
     lines: list[dict[str, Any]] = []
     for b in games:
         if b.black_id is None:
@@ -265,6 +268,8 @@ def entrant_lines(t: Tournament, entrant: Entrant) -> list[dict[str, Any]]:
                     "colour": "",
                     "bye": BYE_NAMES.get(b.bye or "U", ""),
                     "score": RESULT_SYMBOLS.get(b.bye or "U", ""),
+                    # What it counts, in the player's own words ("+1"): not the crosstable's code.
+                    "points": f"+{shown(bye_points.get(b.bye or 'U', 0))}",
                 }
             )
             continue

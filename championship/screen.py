@@ -113,15 +113,14 @@ def said(text: Promise | str, languages: tuple[str, ...], **params: Any) -> str:
 
 def _result(games: tuple[selectors.PairingGame, ...], languages: tuple[str, ...]) -> str:
     shown = dict(RESULTS)
-    parts = []
-    for g in games:
-        if not g.result:
-            continue
-        text = str(shown.get(g.result, g.result))
-        if g.termination == "forfeit":
-            text += " " + said(LABELS["forfeit"], languages)
-        parts.append(text)
-    return ", ".join(parts)
+    return ", ".join(str(shown.get(g.result, g.result)) for g in games if g.result)
+
+
+def _result_note(games: tuple[selectors.PairingGame, ...], languages: tuple[str, ...]) -> str:
+    """How the result came, under it and smaller (the result's column is narrow): a forfeit."""
+    if any(g.result and g.termination == "forfeit" for g in games):
+        return said(LABELS["forfeit"], languages)
+    return ""
 
 
 def pairing_slides(t: Tournament, number: int, languages: tuple[str, ...]) -> list[Slide]:
@@ -137,9 +136,10 @@ def pairing_slides(t: Tournament, number: int, languages: tuple[str, ...]) -> li
             "black": row.black.name if row.black is not None else "",
             "black_points": write(before.get(row.black.number or 0, "")) if row.black else "",
             "result": _result(row.games, languages),
+            "note": _result_note(row.games, languages),
         }
-        if row.black is None:
-            item["result"] = said(BYE_NAMES.get(row.bye, BYE_NAMES["U"]), languages)
+        if row.black is None:  # across the result's and the opponent's columns, a line each
+            item["bye"] = said_lines(BYE_NAMES.get(row.bye, BYE_NAMES["U"]), languages)
         rows.append(item)
     title = said(_("Round %(n)d · pairings"), languages, n=number)
     return _paged("pairings", title, rows)

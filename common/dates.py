@@ -66,6 +66,13 @@ def date_range(first: date, last: date) -> str:
     return f"{long_date(first)} – {long_date(last)}"
 
 
+def short_range(first: date, last: date) -> str:
+    """For a heading: ``Jan. 6, 2027`` / ``6 января 2027 г.``, or the first and the last day
+    (``Jan. 6, 2027 – Jan. 7, 2027``)."""
+    shown = [formats.date_format(day, "DATE_FORMAT") for day in dict.fromkeys((first, last))]
+    return " – ".join(shown)
+
+
 def time_range(start: datetime, end: datetime) -> str:
     """``Wednesday, December 23, 2026, 6:30 p.m.–8:00 p.m.``"""
     return f"{date_and_time(start)}–{time_of_day(end)}"

@@ -205,8 +205,16 @@ class RegistrationEditForm(forms.Form):
         help_text=_("The language of our e-mails to you."),
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, entered: bool = False, **kwargs: Any) -> None:
+        """``entered``: the player is on the tournament's list, whose names and clubs the
+        pairings and standings show: those two are the organisers' to change from then on."""
         super().__init__(*args, **kwargs)
+        if entered:
+            for name in ("name", "club"):
+                self.fields[name].disabled = True
+                self.fields[name].help_text = _(
+                    "As on the tournament's list: please ask the organisers to change it."
+                )
         self.helper = FormHelper()
         self.helper.add_input(Submit("save", _("Save changes")))
 
@@ -277,9 +285,9 @@ class LostLinkForm(HoneypotMixin, forms.Form):
         self.fields["website"].widget.attrs["class"] = "hp-field"
         self.helper = FormHelper()
         self.helper.form_action = reverse("registrations:lost_link")
-        self.helper.add_input(
-            Submit("send", _("E-mail me my links"), css_class="btn-outline-primary")
-        )
+        # (crispy's Submit is "btn btn-primary" already: a second colour class made the label
+        # the button's own colour, unreadable)
+        self.helper.add_input(Submit("send", _("E-mail me my links")))
 
 
 class AnnouncementForm(forms.ModelForm):

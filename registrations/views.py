@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_ratelimit.decorators import ratelimit
 
-from championship.models import Tournament
+from championship.models import Entrant, Tournament
 from championship.services import (
     ChampionshipError,
     RegistrationClosed,
@@ -241,7 +241,8 @@ def manage(request: HttpRequest, token: str) -> HttpResponse:
         "experience": registration.experience,
         "language": registration.language,
     }
-    form = RegistrationEditForm(request.POST or None, initial=initial)
+    entered = Entrant.objects.filter(registration=registration).exists()
+    form = RegistrationEditForm(request.POST or None, initial=initial, entered=entered)
     editable = registration.status != Registration.Status.WITHDRAWN
     if request.method == "POST" and editable and form.is_valid():
         entries.registration_update(registration=registration, **form.cleaned_data)

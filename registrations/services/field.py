@@ -136,7 +136,7 @@ def self_check_in_refusal(registration: Registration, window: schedule.Window) -
         }
     if window.state is schedule.CheckIn.STARTED:
         return _(
-            "Round 1 is under way, so check-in is closed. Please see the arbiter: you can "
+            "Round 1 is paired, so check-in is closed. Please see the arbiter: you can "
             "still be checked in as a late entry."
         )
     if window.state is schedule.CheckIn.CLOSED and window.closes is not None:

@@ -44,6 +44,12 @@ def tournament_dates(tournament: Any, where: str = "") -> str:
 
 
 @register.filter
+def tournament_days(tournament: Any) -> str:
+    """The tournament's day, or its first and last days, short (a page's heading)."""
+    return dates.short_range(tournament.starts_on, tournament.ends_on)
+
+
+@register.filter
 def session_when(session: Any, where: str = "") -> str:
     """The session's day, start and end."""
     return _placed(dates.time_range(session.starts_at, session.ends_at), where)

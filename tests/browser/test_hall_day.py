@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from championship.models import Absence, Entrant, GameResult, NoShow, Round, RoundStart
+from championship.models import RESULTS, Absence, Entrant, GameResult, NoShow, Round, RoundStart
+from championship.services import ResultEntry, game_result_set
 from games import services
 from games.demo import create_running_swiss
 from registrations import tokens
@@ -48,6 +49,18 @@ def test_the_venue_screen_never_scrolls(
     live_server: Any, browser: Any, width: int, height: int, language: str
 ) -> None:
     t = create_running_swiss(slug="scr", players=61, rounds=2)  # 30 boards and a bye
+    open_board = (
+        Round.objects.get(tournament=t, number=2)
+        .boards.exclude(black=None)
+        .exclude(results__result__in=[value for value, _text in RESULTS])
+        .order_by("number")
+        .last()
+    )
+    assert open_board is not None
+    game_result_set(  # a forfeit: its word under the result, never cut by the narrow column
+        entries=[ResultEntry(board=open_board, number=1, result="1-0", termination="forfeit")],
+        user=None,
+    )
     for n in range(1, 8):  # rounds 5-7 a day later
         later = timedelta(hours=2 * n - 4, days=1 if n >= 5 else 0)
         RoundStart.objects.create(tournament=t, number=n, starts_at=timezone.now() + later)
@@ -66,8 +79,15 @@ def test_the_venue_screen_never_scrolls(
         foot = page.locator(".screen-foot").bounding_box()
         assert table is not None and foot is not None
         assert table["y"] + table["height"] <= foot["y"] + 1, "the table runs under the schedule"
+        cut_cells = page.evaluate(
+            "Array.from(document.querySelectorAll('.slide.active td.res, .slide.active td.bye"
+            " .line, .slide.active td.res .note')).filter(e => e.scrollWidth > e.clientWidth + 1)"
+            ".map(e => e.textContent)"
+        )
+        assert cut_cells == [], f"slide {i + 1} at {width}x{height}"
         if width == 1920 and i in (0, 3):
             screenshot(page, f"/tmp/screen-{language}-{width}-{i}.png")
+    assert page.locator("td.bye").count() == 1 and page.locator("td.res .note").count() == 1
     clock = page.locator("#screen-clock").inner_text()
     assert ":" in clock and clock != "--:--"
     # The schedule from the round under way (round 2: its results half in) on, as many rounds

@@ -129,7 +129,7 @@ def test_every_other_place_with_points_carries_it_too(provisional: Tournament) -
     player = t.provisional_player  # type: ignore[attr-defined]
     client = Client()
     page = client.get(f"/t/{t.slug}/players/{player.pk}/").content.decode()
-    assert re.search(r"Rank \d+, \d+ points <span class=\"prov\"", page)
+    assert re.search(r"Rank \d+ · points: \d+ <span class=\"prov\"", page)
     cross = client.get(f"/t/{t.slug}/crosstable/").content.decode()
     assert cross.count('<td class="c-pts"><strong>1</strong> <span class="prov"') == 1
     pairings = client.get(f"/t/{t.slug}/pairings/2/").content.decode()

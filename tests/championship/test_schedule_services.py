@@ -187,7 +187,7 @@ def test_self_check_in_closes_once_round_one_is_published_whatever_the_clock() -
     anna = register(t, "Anna")
     with time_machine.travel(at(SATURDAY, 9, 10), tick=False):
         services.round_publish(round=services.round_pair_next(tournament=t))
-        with pytest.raises(ChampionshipError, match="Round 1 is under way"):
+        with pytest.raises(ChampionshipError, match="Round 1 is paired"):
             registration_field.registration_self_check_in(registration=anna)
 
 
