@@ -1,6 +1,6 @@
 """What a walk through a tournament day on the players' phones found (issue 22): a bye read as
 the crosstable's code, "1 points", a player who withdrew after a round shown only as
-"withdrawn" (in Russian as a noun) and counted down to rounds they do not play, a name changed
+"withdrawn" (in Russian a bare noun) and counted down to rounds they do not play, a name changed
 on the player's side that the tournament's list never showed, a button whose label was the
 colour of the button, the tournament's heading with its first day only."""
 
@@ -75,7 +75,7 @@ def test_a_player_who_withdrew_after_a_round_is_told_so_and_not_counted_down_to(
     page = _page(client, reg)
     assert 'id="withdrawn-badge">withdrawn after round 1<' in page
     assert "data-countdown " not in page and "data-countdown>" not in page
-    assert "выбыл(а) после 1-го тура" in _page(client, reg, "ru")
+    assert "участие завершено после 1-го тура" in _page(client, reg, "ru")
 
 
 def test_an_entered_player_s_name_and_club_are_the_list_s(client, round_one) -> None:  # type: ignore[no-untyped-def]
