@@ -256,7 +256,6 @@ def entrant_lines(t: Tournament, entrant: Entrant) -> list[dict[str, Any]]:
     results = selectors.board_results(games)
     provisional = tables.marks(t).provisional
     system = manager.points_system(t)
-    bye_points = {"U": system.bye, "H": system.half_bye, "F": system.full_bye, "Z": 0}
     lines: list[dict[str, Any]] = []
     for b in games:
         if b.black_id is None:
@@ -269,7 +268,7 @@ def entrant_lines(t: Tournament, entrant: Entrant) -> list[dict[str, Any]]:
                     "bye": BYE_NAMES.get(b.bye or "U", ""),
                     "score": RESULT_SYMBOLS.get(b.bye or "U", ""),
                     # What it counts, in the player's own words ("+1"): not the crosstable's code.
-                    "points": f"+{shown(bye_points.get(b.bye or 'U', 0))}",
+                    "points": f"+{shown(system.points(b.bye or 'U'))}",
                 }
             )
             continue

@@ -111,7 +111,7 @@ def said(text: Promise | str, languages: tuple[str, ...], **params: Any) -> str:
     return " · ".join(said_lines(text, languages, **params))
 
 
-def _result(games: tuple[selectors.PairingGame, ...], languages: tuple[str, ...]) -> str:
+def _result(games: tuple[selectors.PairingGame, ...]) -> str:
     shown = dict(RESULTS)
     return ", ".join(str(shown.get(g.result, g.result)) for g in games if g.result)
 
@@ -135,7 +135,7 @@ def pairing_slides(t: Tournament, number: int, languages: tuple[str, ...]) -> li
             "white_points": white_points,
             "black": row.black.name if row.black is not None else "",
             "black_points": write(before.get(row.black.number or 0, "")) if row.black else "",
-            "result": _result(row.games, languages),
+            "result": _result(row.games),
             "note": _result_note(row.games, languages),
         }
         if row.black is None:  # across the result's and the opponent's columns, a line each

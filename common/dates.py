@@ -9,6 +9,7 @@ starts a line is capitalised by :func:`sentence` (the template filters do it).""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, datetime
 
 from django.utils import formats, timezone
@@ -59,18 +60,16 @@ def date_and_time(value: datetime) -> str:
     return f"{long_date(value)}, {time_of_day(value)}"
 
 
-def date_range(first: date, last: date) -> str:
-    """One day, or the first and the last day."""
+def plain_date(value: date) -> str:
+    """The language's date format, no weekday: ``Jan. 6, 2027`` / ``6 января 2027 г.``."""
+    return formats.date_format(value, "DATE_FORMAT")
+
+
+def date_range(first: date, last: date, write: Callable[[date], str] = long_date) -> str:
+    """One day, or the first and the last day (each as ``write`` writes a day)."""
     if first == last:
-        return long_date(first)
-    return f"{long_date(first)} – {long_date(last)}"
-
-
-def short_range(first: date, last: date) -> str:
-    """For a heading: ``Jan. 6, 2027`` / ``6 января 2027 г.``, or the first and the last day
-    (``Jan. 6, 2027 – Jan. 7, 2027``)."""
-    shown = [formats.date_format(day, "DATE_FORMAT") for day in dict.fromkeys((first, last))]
-    return " – ".join(shown)
+        return write(first)
+    return f"{write(first)} – {write(last)}"
 
 
 def time_range(start: datetime, end: datetime) -> str:

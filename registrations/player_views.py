@@ -109,6 +109,9 @@ def _context(reg: Registration, token: str) -> dict[str, Any]:
         "refusal": field.self_check_in_refusal(reg, window),
         "checked_in": entrant is not None and entrant.checked_in,
         "withdrawn_after": entrant.withdrawn_after if entrant is not None else None,
+        # Withdrawn, by either record: no countdown to rounds the player does not play.
+        "withdrawn": reg.status == Registration.Status.WITHDRAWN
+        or (entrant is not None and entrant.withdrawn_after is not None),
         # Once round 1 is under way, a player checked in needs no check-in card any more.
         "checked_in_and_started": (
             entrant is not None

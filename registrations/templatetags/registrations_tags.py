@@ -46,7 +46,7 @@ def tournament_dates(tournament: Any, where: str = "") -> str:
 @register.filter
 def tournament_days(tournament: Any) -> str:
     """The tournament's day, or its first and last days, short (a page's heading)."""
-    return dates.short_range(tournament.starts_on, tournament.ends_on)
+    return dates.date_range(tournament.starts_on, tournament.ends_on, dates.plain_date)
 
 
 @register.filter
